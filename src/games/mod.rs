@@ -1,0 +1,82 @@
+//! Pure rule engines: a case in, the expected transcript out. No I/O, no processes, no clock.
+
+pub mod reversi;
+pub mod transcript;
+
+pub use transcript::{Line, Transcript};
+
+use crate::cases::CaseSpec;
+use crate::error::Error;
+
+/// Which binary a case runs.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Target {
+    /// The student's program as submitted (its own `main`).
+    Program,
+    /// The game's C harness (`specs/<game>/harness.c`) linked with the student's functions.
+    Harness,
+}
+
+/// What the grader needs to run one case and judge its output.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub target: Target,
+    /// Extra compiler flags for this case's build (e.g. `-DNDEBUG`); cases with the same
+    /// target and flags share one binary.
+    pub extra_flags: Vec<String>,
+    pub args: Vec<String>,
+    pub stdin: String,
+    /// Seed for glibc `srandom()`, applied before the student's `main` runs.
+    pub srandom_seed: Option<u32>,
+    pub expect: Expectation,
+}
+
+impl Prepared {
+    /// A program case: the student's `main` with this stdin.
+    pub fn program(stdin: String, expected: Transcript) -> Self {
+        Self {
+            target: Target::Program,
+            extra_flags: Vec::new(),
+            args: Vec::new(),
+            stdin,
+            srandom_seed: None,
+            expect: Expectation::Transcript(expected),
+        }
+    }
+
+    /// A unit case: the harness reads `script` on stdin and calls one function.
+    pub fn unit(script: String, expected: Transcript) -> Self {
+        Self {
+            target: Target::Harness,
+            ..Self::program(script, expected)
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum Expectation {
+    /// Compare stdout with this transcript.
+    Transcript(Transcript),
+    /// Run the program `runs` times and check each output with the game's trace checker.
+    Trace { runs: usize },
+}
+
+/// One assignment's reference implementation.
+pub trait Game: Sync {
+    /// The id used on the command line and as the folder name under `cases/`, `specs/`.
+    fn id(&self) -> &'static str;
+
+    /// Expands one case into what to run and what it must print. Errors name the case
+    /// (use `case.error(..)`).
+    fn prepare(&self, case: &CaseSpec) -> Result<Prepared, Error>;
+}
+
+/// Every game referee knows, in the order the CLI lists them.
+pub fn all() -> &'static [&'static dyn Game] {
+    &[&reversi::Reversi]
+}
+
+/// Looks a game up by its id.
+pub fn find(id: &str) -> Option<&'static dyn Game> {
+    all().iter().copied().find(|g| g.id() == id)
+}

@@ -1,0 +1,110 @@
+//! Expected output as tagged lines: every line carries the rubric item it demonstrates.
+
+/// One expected line. `newline` is false only for a final line the program leaves open
+/// (e.g. a prompt at end of input).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    pub text: String,
+    pub item: &'static str,
+    pub newline: bool,
+}
+
+/// A transcript built the way a program prints: `print` appends text; a line belongs to the
+/// item that started it, so a prompt and the answer printed after it on the same line share
+/// the prompt's item.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Transcript {
+    lines: Vec<Line>,
+}
+
+impl Transcript {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends `text`, printed by the step that demonstrates rubric item `item`.
+    pub fn print(&mut self, item: &'static str, text: &str) {
+        let mut rest = text;
+        while !rest.is_empty() {
+            let open = matches!(self.lines.last(), Some(line) if !line.newline);
+            if !open {
+                self.lines.push(Line {
+                    text: String::new(),
+                    item,
+                    newline: false,
+                });
+            }
+            let line = self.lines.last_mut().expect("a line was just ensured");
+            match rest.find('\n') {
+                Some(at) => {
+                    line.text.push_str(&rest[..at]);
+                    line.newline = true;
+                    rest = &rest[at + 1..];
+                }
+                None => {
+                    line.text.push_str(rest);
+                    rest = "";
+                }
+            }
+        }
+    }
+
+    /// `print` with a newline appended.
+    pub fn println(&mut self, item: &'static str, text: &str) {
+        self.print(item, text);
+        self.print(item, "\n");
+    }
+
+    pub fn lines(&self) -> &[Line] {
+        &self.lines
+    }
+
+    /// The exact bytes the program should print.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for line in &self.lines {
+            out.push_str(&line.text);
+            if line.newline {
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// The rubric items this transcript shows, in order of first appearance.
+    pub fn items(&self) -> Vec<&'static str> {
+        let mut items: Vec<&'static str> = Vec::new();
+        for line in &self.lines {
+            if !items.contains(&line.item) {
+                items.push(line.item);
+            }
+        }
+        items
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_belongs_to_the_item_that_started_it() {
+        let mut t = Transcript::new();
+        t.print("prompt", "Enter: ");
+        t.println("answer", "ok");
+        t.print("answer", "open");
+        assert_eq!(t.text(), "Enter: ok\nopen");
+        let items: Vec<_> = t.lines().iter().map(|l| (l.item, l.newline)).collect();
+        assert_eq!(items, vec![("prompt", true), ("answer", false)]);
+        assert_eq!(t.items(), vec!["prompt", "answer"]);
+    }
+
+    #[test]
+    fn empty_lines_are_kept() {
+        let mut t = Transcript::new();
+        t.print("a", "x\n\ny\n");
+        assert_eq!(t.lines().len(), 3);
+        assert_eq!(t.lines()[1].text, "");
+        assert_eq!(t.text(), "x\n\ny\n");
+    }
+}

@@ -1,0 +1,6 @@
+//! referee: autograder and reference checker for C board-game assignments.
+
+pub mod cases;
+pub mod error;
+pub mod games;
+pub mod spec;

@@ -1,0 +1,199 @@
+//! A game's rubric and grading settings: `specs/<game>/spec.toml`.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::error::Error;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    pub title: String,
+    pub submission: SubmissionSpec,
+    #[serde(default)]
+    pub build: BuildSpec,
+    #[serde(default)]
+    pub compare: CompareSpec,
+    #[serde(default)]
+    pub limits: Limits,
+    #[serde(default)]
+    pub facts: FactsSpec,
+    #[serde(rename = "item")]
+    pub items: Vec<Item>,
+    /// The folder the spec was read from (`specs/<game>`), for the harness and provided files.
+    #[serde(skip)]
+    pub dir: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Layout {
+    /// One `.c` file per submission (a batch folder holds files or one folder per student).
+    Single,
+    /// A folder of `.c` files per submission (a batch folder holds one folder per student).
+    Multi,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubmissionSpec {
+    pub layout: Layout,
+    /// The file name the handout asks for, shown in messages (e.g. `Lab6.c`).
+    pub file: String,
+    /// Files from the spec folder added to every build, replacing a student's copy
+    /// (e.g. the course header).
+    #[serde(default)]
+    pub provided: Vec<String>,
+    /// Files from the spec folder added only when the submission lacks a file of that name.
+    #[serde(default)]
+    pub provided_if_missing: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BuildSpec {
+    /// Flags for every compile.
+    pub flags: Vec<String>,
+    /// Flags for the link step (e.g. `-lm`).
+    pub link: Vec<String>,
+    /// The unit-test harness in the spec folder, if the game has unit cases.
+    pub harness: Option<String>,
+    /// Extra flags for compiling the student's files into the harness build, to hide their
+    /// `main` (e.g. `-Dmain=student_main`, or `-DTEST_MAIN` where the template has that guard).
+    pub harness_student_flags: Vec<String>,
+}
+
+impl Default for BuildSpec {
+    fn default() -> Self {
+        Self {
+            flags: ["-std=gnu17", "-Wall", "-Wextra"]
+                .map(String::from)
+                .to_vec(),
+            link: vec!["-lm".into()],
+            harness: None,
+            harness_student_flags: vec!["-Dmain=student_main".into()],
+        }
+    }
+}
+
+/// How actual output is compared with the expected transcript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CompareMode {
+    /// Byte for byte, line endings included.
+    #[default]
+    Exact,
+    /// Trailing blanks on each line and blank lines at the end are ignored.
+    TrailingSpace,
+    /// Runs of blanks are one blank; leading and trailing blanks are ignored.
+    Whitespace,
+}
+
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct CompareSpec {
+    pub mode: CompareMode,
+}
+
+/// Per-run limits. Flags on the command line override them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// Wall-clock seconds per run.
+    pub timeout: f64,
+    /// CPU seconds per run.
+    pub cpu_seconds: u64,
+    /// Address space per process, MiB.
+    pub memory_mb: u64,
+    /// Bytes of stdout (and, separately, stderr) kept before the program is stopped.
+    pub output_kb: u64,
+    /// Largest file the program may write, KiB.
+    pub file_size_kb: u64,
+    /// Processes (threads included) the run may have at once.
+    pub processes: u64,
+    /// Wall-clock seconds for one compile.
+    pub compile_timeout: f64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            timeout: 2.0,
+            cpu_seconds: 2,
+            memory_mb: 512,
+            output_kb: 1024,
+            file_size_kb: 1024,
+            processes: 32,
+            compile_timeout: 60.0,
+        }
+    }
+}
+
+/// What the grader reports about the source, without scoring it.
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct FactsSpec {
+    /// Required functions: reported as defined and called from elsewhere, or not.
+    pub helpers: Vec<String>,
+    /// Report global variables; those named in `template_globals` are not listed.
+    pub globals: bool,
+    pub template_globals: Vec<String>,
+    /// Words whose use is reported (e.g. `goto`, `struct`, `malloc`).
+    pub keywords: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Item {
+    pub id: String,
+    pub points: f64,
+    #[serde(default)]
+    pub manual: bool,
+    #[serde(default)]
+    pub description: String,
+}
+
+impl Spec {
+    /// Reads and checks `dir/spec.toml`.
+    pub fn load(dir: &Path) -> Result<Self, Error> {
+        let file = dir.join("spec.toml");
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| Error::config(format!("{}: cannot read: {e}", file.display())))?;
+        let mut spec: Spec = toml::from_str(&text).map_err(|e| {
+            Error::config(format!("{}: {}", file.display(), e.message().trim_end()))
+        })?;
+        spec.dir = dir.to_path_buf();
+        for (i, item) in spec.items.iter().enumerate() {
+            if spec.items[..i].iter().any(|other| other.id == item.id) {
+                return Err(Error::config(format!(
+                    "{}: item '{}' is listed twice",
+                    file.display(),
+                    item.id
+                )));
+            }
+            if !(item.points.is_finite() && item.points >= 0.0) {
+                return Err(Error::config(format!(
+                    "{}: item '{}' has invalid points {}",
+                    file.display(),
+                    item.id,
+                    item.points
+                )));
+            }
+        }
+        Ok(spec)
+    }
+
+    pub fn item(&self, id: &str) -> Option<&Item> {
+        self.items.iter().find(|item| item.id == id)
+    }
+
+    /// Points of the auto-graded items.
+    pub fn auto_points(&self) -> f64 {
+        self.items
+            .iter()
+            .filter(|item| !item.manual)
+            .map(|item| item.points)
+            .sum()
+    }
+}
