@@ -3,4 +3,5 @@
 pub mod cases;
 pub mod error;
 pub mod games;
+pub mod rng;
 pub mod spec;

@@ -69,6 +69,32 @@ pub trait Game: Sync {
     /// Expands one case into what to run and what it must print. Errors name the case
     /// (use `case.error(..)`).
     fn prepare(&self, case: &CaseSpec) -> Result<Prepared, Error>;
+
+    /// Judges one run of a trace case (`Expectation::Trace`). Only games with trace cases
+    /// implement it.
+    fn check_trace(&self, case: &CaseSpec, _run: &TraceRun) -> Result<Vec<ItemVerdict>, Error> {
+        Err(case.error(format!("{} has no trace checker", self.id())))
+    }
+}
+
+/// One finished run of a trace case, as the checker sees it.
+#[derive(Debug, Clone)]
+pub struct TraceRun<'a> {
+    /// Stdout, decoded (invalid UTF-8 shown as U+FFFD).
+    pub output: &'a str,
+    /// The run was stopped at the time limit (so the game did not finish).
+    pub timed_out: bool,
+    /// The submission's source files: (file name, text).
+    pub sources: &'a [(String, String)],
+}
+
+/// A checker's judgement of one rubric item in one run: the share earned (0 to 1) and the
+/// lines a student reads to see why (violations with line numbers, readings detected).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemVerdict {
+    pub item: &'static str,
+    pub fraction: f64,
+    pub notes: Vec<String>,
 }
 
 /// Every game referee knows, in the order the CLI lists them.

@@ -1,0 +1,2 @@
+//! Exact reimplementations of the random generators the students' C programs use, each with
+//! test vectors, so the references draw the same numbers as a real run.
