@@ -28,6 +28,8 @@ pub struct Prepared {
     pub stdin: String,
     /// Seed for glibc `srandom()`, applied before the student's `main` runs.
     pub srandom_seed: Option<u32>,
+    /// When set, a run that ends with another exit status fails every item of the case.
+    pub exit_code: Option<i32>,
     pub expect: Expectation,
 }
 
@@ -40,6 +42,7 @@ impl Prepared {
             args: Vec::new(),
             stdin,
             srandom_seed: None,
+            exit_code: None,
             expect: Expectation::Transcript(expected),
         }
     }
@@ -58,7 +61,8 @@ pub enum Expectation {
     /// Compare stdout with this transcript.
     Transcript(Transcript),
     /// Run the program `runs` times and check each output with the game's trace checker.
-    Trace { runs: usize },
+    /// `example` is a correct game from the reference, shown by `referee expect`.
+    Trace { runs: usize, example: Transcript },
 }
 
 /// One assignment's reference implementation.
