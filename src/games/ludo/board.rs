@@ -305,12 +305,26 @@ impl Board {
             .count()
     }
 
+    /// How many pieces of each colour (seating order) stand on `square`.
+    fn colour_counts_at(&self, square: u8) -> [usize; 4] {
+        let mut counts = [0; 4];
+        for (c, pieces) in self.pieces.iter().enumerate() {
+            counts[c] = pieces
+                .iter()
+                .filter(|p| p.loc == Loc::Square(square))
+                .count();
+        }
+        counts
+    }
+
     /// A piece of an opposing block (two or more pieces of one other colour) on `square`.
     pub fn opposing_block_at(&self, colour: Colour, square: u8) -> Option<PieceId> {
-        Colour::SEATING
+        let counts = self.colour_counts_at(square);
+        let c = Colour::SEATING
             .into_iter()
-            .filter(|&c| c != colour && self.count_at(c, square) >= 2)
-            .flat_map(PieceId::all)
+            .find(|&c| c != colour && counts[c.index()] >= 2)?;
+        PieceId::all(c)
+            .into_iter()
             .find(|&id| self.piece(id).loc == Loc::Square(square))
     }
 
@@ -387,8 +401,9 @@ impl Board {
                     let last = done + 1 == steps;
                     // A block lands on a block no larger than itself (CS-8; larger-on-smaller
                     // is allowed too so that facing blocks cannot lock the game).
+                    let counts = self.colour_counts_at(n);
                     let capturable = Colour::SEATING.into_iter().all(|c| {
-                        let k = self.count_at(c, n);
+                        let k = counts[c.index()];
                         c == colour || k <= 1 || k <= group
                     });
                     if !(last && group >= 2 && capturable) {

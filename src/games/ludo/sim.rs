@@ -173,7 +173,13 @@ fn block_dir(board: &Board, ids: &[PieceId]) -> Option<Dir> {
 /// Every move of two or more pieces sharing a square, by the roll divided by their number.
 pub fn block_moves(board: &Board, colour: Colour, roll: u32, round: u32) -> Vec<BlockMove> {
     let mut moves = Vec::new();
-    for square in 0..SQUARES {
+    let mut squares: Vec<u8> = PieceId::all(colour)
+        .into_iter()
+        .filter_map(|id| board.piece(id).loc.square())
+        .collect();
+    squares.sort_unstable();
+    squares.dedup();
+    for square in squares {
         let ids: Vec<PieceId> = PieceId::all(colour)
             .into_iter()
             .filter(|&id| {
