@@ -479,8 +479,8 @@ fn print_scores(out: &mut Transcript, board: &Board) {
 }
 
 /// Plays a whole game as the program must, feeding it the plan's lines.
-/// Returns stdin and the tagged transcript.
-fn play(n: usize, plan: &mut InputPlan) -> (String, Transcript) {
+/// Returns stdin, the tagged transcript and the final position.
+fn play(n: usize, plan: &mut InputPlan) -> (String, Transcript, Board) {
     let mut stdin = String::new();
     let mut out = Transcript::new();
     let mut board = Board::new(n);
@@ -504,7 +504,7 @@ fn play(n: usize, plan: &mut InputPlan) -> (String, Transcript) {
             let Some(line) = plan.next_line(&board, mover) else {
                 // End of input: `Game over.` follows the open prompt on the same line.
                 print_scores(&mut out, &board);
-                return (stdin, out);
+                return (stdin, out, board);
             };
             stdin.push_str(&line);
             stdin.push('\n');
@@ -522,10 +522,18 @@ fn play(n: usize, plan: &mut InputPlan) -> (String, Transcript) {
         out.print(BOARD, &board.render());
         mover = mover.other();
     }
-    (stdin, out)
+    (stdin, out, board)
 }
 
-fn run_program(case: &CaseSpec, input: &ProgramCase) -> Result<Prepared, Error> {
+/// The command line, stdin, transcript and (for a game) final position of a program case.
+struct Run {
+    args: Vec<String>,
+    stdin: String,
+    transcript: Transcript,
+    last_position: Option<Board>,
+}
+
+fn run_program(case: &CaseSpec, input: &ProgramCase) -> Result<Run, Error> {
     let args = match (&input.args, input.size) {
         (Some(args), None) => args.clone(),
         (None, Some(size)) => vec![size.to_string()],
@@ -537,20 +545,30 @@ fn run_program(case: &CaseSpec, input: &ProgramCase) -> Result<Prepared, Error> 
     if let Some(line) = input.moves.iter().find(|line| line.contains(['\n', '\r'])) {
         return Err(case.error(format!("move line {line:?} holds a line break")));
     }
-    let (stdin, out) = match check_args(case, &args)? {
+    match check_args(case, &args)? {
         Command::Reject(message) => {
             if !input.moves.is_empty() || input.policy.is_some() {
                 return Err(case.error("a rejected command line reads no moves"));
             }
-            let mut out = Transcript::new();
-            out.println(ARGUMENTS, message);
-            (String::new(), out)
+            let mut transcript = Transcript::new();
+            transcript.println(ARGUMENTS, message);
+            Ok(Run {
+                args,
+                stdin: String::new(),
+                transcript,
+                last_position: None,
+            })
         }
-        Command::Play(n) => play(n, &mut InputPlan::new(input)),
-    };
-    let mut prepared = Prepared::program(stdin, out);
-    prepared.args = args;
-    Ok(prepared)
+        Command::Play(n) => {
+            let (stdin, transcript, board) = play(n, &mut InputPlan::new(input));
+            Ok(Run {
+                args,
+                stdin,
+                transcript,
+                last_position: Some(board),
+            })
+        }
+    }
 }
 
 pub struct Othello;
@@ -562,7 +580,12 @@ impl Game for Othello {
 
     fn prepare(&self, case: &CaseSpec) -> Result<Prepared, Error> {
         match case.kind {
-            CaseKind::Program => run_program(case, &case.parse()?),
+            CaseKind::Program => {
+                let run = run_program(case, &case.parse()?)?;
+                let mut prepared = Prepared::program(run.stdin, run.transcript);
+                prepared.args = run.args;
+                Ok(prepared)
+            }
             CaseKind::Unit | CaseKind::Trace => Err(case.error("othello has program cases only")),
         }
     }
@@ -803,6 +826,49 @@ moves = ["1 2", "x", "1 1"]"#);
             "size = 28",
         ] {
             assert!(Othello.prepare(&case(bad)).is_err(), "{bad}");
+        }
+    }
+
+    /// The groups in `cases/othello/` show what their comments promise.
+    #[test]
+    fn the_case_files_show_what_their_groups_promise() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/othello");
+        let cases = crate::cases::load_dir(&dir).expect("the case files load");
+        assert!(cases.len() >= 40, "{} cases", cases.len());
+        let mut sizes = Vec::new();
+        for case in &cases {
+            let run = run_program(case, &case.parse().expect("fields parse")).expect("prepares");
+            let text = run.transcript.text();
+            let group = case.file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+            let Some(board) = run.last_position else {
+                assert_eq!(group, "arguments", "{}", case.name);
+                continue;
+            };
+            sizes.push(board.n());
+            let ended_by_input = text.contains(&format!("move: {GAME_OVER}"))
+                || text.contains(&format!("{INVALID_MOVE}{GAME_OVER}"));
+            let name = &case.name;
+            match group {
+                "passing" => assert!(text.contains("no legal move and passes."), "{name}"),
+                "early-end" => assert!(ended_by_input || !board.is_full(), "{name}"),
+                "scoring" => assert!(
+                    board
+                        .cells
+                        .iter()
+                        .flatten()
+                        .any(|p| p.flips > FLIPS_THAT_SCORE),
+                    "{name}: the cap does not change the score"
+                ),
+                "invalid" => assert!(text.contains(INVALID_MOVE), "{name}"),
+                "full-games" => assert!(!ended_by_input || name.contains("cut-short"), "{name}"),
+                other => panic!("unexpected case group {other}"),
+            }
+            if group != "early-end" && !name.contains("cut-short") {
+                assert!(!ended_by_input, "{name} should be played to the end");
+            }
+        }
+        for size in [4, 6, 8, 10, 16] {
+            assert!(sizes.contains(&size), "no game of size {size}");
         }
     }
 }
