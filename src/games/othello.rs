@@ -525,15 +525,7 @@ fn play(n: usize, plan: &mut InputPlan) -> (String, Transcript, Board) {
     (stdin, out, board)
 }
 
-/// The command line, stdin, transcript and (for a game) final position of a program case.
-struct Run {
-    args: Vec<String>,
-    stdin: String,
-    transcript: Transcript,
-    last_position: Option<Board>,
-}
-
-fn run_program(case: &CaseSpec, input: &ProgramCase) -> Result<Run, Error> {
+fn run_program(case: &CaseSpec, input: &ProgramCase) -> Result<Prepared, Error> {
     let args = match (&input.args, input.size) {
         (Some(args), None) => args.clone(),
         (None, Some(size)) => vec![size.to_string()],
@@ -545,30 +537,23 @@ fn run_program(case: &CaseSpec, input: &ProgramCase) -> Result<Run, Error> {
     if let Some(line) = input.moves.iter().find(|line| line.contains(['\n', '\r'])) {
         return Err(case.error(format!("move line {line:?} holds a line break")));
     }
-    match check_args(case, &args)? {
+    let (stdin, out) = match check_args(case, &args)? {
         Command::Reject(message) => {
             if !input.moves.is_empty() || input.policy.is_some() {
                 return Err(case.error("a rejected command line reads no moves"));
             }
-            let mut transcript = Transcript::new();
-            transcript.println(ARGUMENTS, message);
-            Ok(Run {
-                args,
-                stdin: String::new(),
-                transcript,
-                last_position: None,
-            })
+            let mut out = Transcript::new();
+            out.println(ARGUMENTS, message);
+            (String::new(), out)
         }
         Command::Play(n) => {
-            let (stdin, transcript, board) = play(n, &mut InputPlan::new(input));
-            Ok(Run {
-                args,
-                stdin,
-                transcript,
-                last_position: Some(board),
-            })
+            let (stdin, out, _) = play(n, &mut InputPlan::new(input));
+            (stdin, out)
         }
-    }
+    };
+    let mut prepared = Prepared::program(stdin, out);
+    prepared.args = args;
+    Ok(prepared)
 }
 
 pub struct Othello;
@@ -580,12 +565,7 @@ impl Game for Othello {
 
     fn prepare(&self, case: &CaseSpec) -> Result<Prepared, Error> {
         match case.kind {
-            CaseKind::Program => {
-                let run = run_program(case, &case.parse()?)?;
-                let mut prepared = Prepared::program(run.stdin, run.transcript);
-                prepared.args = run.args;
-                Ok(prepared)
-            }
+            CaseKind::Program => run_program(case, &case.parse()?),
             CaseKind::Unit | CaseKind::Trace => Err(case.error("othello has program cases only")),
         }
     }
@@ -607,7 +587,11 @@ mod tests {
     }
 
     fn run(fields: &str) -> (Prepared, Transcript) {
-        let prepared = Othello.prepare(&case(fields)).expect("valid case");
+        run_with(&case(fields))
+    }
+
+    fn run_with(case: &CaseSpec) -> (Prepared, Transcript) {
+        let prepared = Othello.prepare(case).expect("valid case");
         let transcript = match &prepared.expect {
             Expectation::Transcript(t) => t.clone(),
             Expectation::Trace { .. } => unreachable!("othello has no trace cases"),
@@ -837,13 +821,18 @@ moves = ["1 2", "x", "1 1"]"#);
         assert!(cases.len() >= 40, "{} cases", cases.len());
         let mut sizes = Vec::new();
         for case in &cases {
-            let run = run_program(case, &case.parse().expect("fields parse")).expect("prepares");
-            let text = run.transcript.text();
+            let input: ProgramCase = case.parse().expect("fields parse");
+            let text = run_with(case).1.text();
             let group = case.file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-            let Some(board) = run.last_position else {
+            let args = input
+                .args
+                .clone()
+                .unwrap_or_else(|| vec![input.size.unwrap_or(0).to_string()]);
+            let Ok(Command::Play(n)) = check_args(case, &args) else {
                 assert_eq!(group, "arguments", "{}", case.name);
                 continue;
             };
+            let (_, _, board) = play(n, &mut InputPlan::new(&input));
             sizes.push(board.n());
             let ended_by_input = text.contains(&format!("move: {GAME_OVER}"))
                 || text.contains(&format!("{INVALID_MOVE}{GAME_OVER}"));

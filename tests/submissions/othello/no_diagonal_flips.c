@@ -1,6 +1,6 @@
 /* Buggy submission for the othello tests.
  * Bug: only rows and columns are searched; diagonal runs neither make a move legal nor flip.
- * Must lose: board, moves, scoring. Must keep: arguments.
+ * Must lose: board, moves, passing, scoring (every game goes another way). Must keep: arguments.
  */
 #include <stdio.h>
 #include <stdlib.h>

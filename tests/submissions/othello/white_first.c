@@ -1,6 +1,6 @@
 /* Buggy submission for the othello tests.
  * Bug: White moves first.
- * Must lose: board, moves, scoring. Must keep: arguments.
+ * Must lose: board, moves, passing, scoring (every game goes another way). Must keep: arguments.
  */
 #include <stdio.h>
 #include <stdlib.h>
