@@ -26,11 +26,10 @@ typedef struct {
 } Board;
 
 typedef struct {
-    int row, col;
-} Cell;
+    int row_step, col_step;
+} Direction;
 
-static const int ROW_STEP[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
-static const int COL_STEP[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
+#define DIRECTIONS 8
 
 /* Returns the size, or 0 after printing why the command line is refused. */
 static int parse_size(int argc, char **argv)
@@ -131,16 +130,24 @@ static char opponent(char colour)
     return colour == BLACK ? WHITE : BLACK;
 }
 
+/* The index-th of the eight directions around a cell (the 3 x 3 block without its centre). */
+static Direction direction_at(int index)
+{
+    int cell = index < 4 ? index : index + 1;
+    Direction direction = {cell / 3 - 1, cell % 3 - 1};
+    return direction;
+}
+
 /* How many pieces a move at (row, col) captures in one direction. */
-static int run_length(const Board *board, int row, int col, char colour, int direction)
+static int run_length(const Board *board, int row, int col, char colour, Direction direction)
 {
     int count = 0;
-    int r = row + ROW_STEP[direction], c = col + COL_STEP[direction];
+    int r = row + direction.row_step, c = col + direction.col_step;
 
     while (on_board(board, r, c) && board->cells[r][c].colour == opponent(colour)) {
         count++;
-        r += ROW_STEP[direction];
-        c += COL_STEP[direction];
+        r += direction.row_step;
+        c += direction.col_step;
     }
     if (count > 0 && on_board(board, r, c) && board->cells[r][c].colour == colour)
         return count;
@@ -150,12 +157,12 @@ static int run_length(const Board *board, int row, int col, char colour, int dir
 /* How many pieces a move captures in all directions; 0 when the move is illegal. */
 static int captures(const Board *board, int row, int col, char colour)
 {
-    int direction, total = 0;
+    int index, total = 0;
 
     if (!on_board(board, row, col) || board->cells[row][col].colour != EMPTY)
         return 0;
-    for (direction = 0; direction < 8; direction++)
-        total += run_length(board, row, col, colour, direction);
+    for (index = 0; index < DIRECTIONS; index++)
+        total += run_length(board, row, col, colour, direction_at(index));
     return total;
 }
 
@@ -186,13 +193,14 @@ static int is_full(const Board *board)
 static void play_move(Board *board, int row, int col, char colour)
 {
     int gained = captures(board, row, col, colour);
-    int direction, step;
+    int index, step;
 
-    for (direction = 0; direction < 8; direction++) {
+    for (index = 0; index < DIRECTIONS; index++) {
+        Direction direction = direction_at(index);
         int length = run_length(board, row, col, colour, direction);
         for (step = 1; step <= length; step++) {
-            Piece *piece = &board->cells[row + step * ROW_STEP[direction]]
-                                        [col + step * COL_STEP[direction]];
+            Piece *piece = &board->cells[row + step * direction.row_step]
+                                        [col + step * direction.col_step];
             piece->colour = colour;
             piece->value += gained;
             piece->flips++;
