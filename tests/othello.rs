@@ -139,6 +139,15 @@ fn the_model_solution_gets_full_marks() {
     }
     assert_eq!(record["score"].as_f64(), Some(100.0));
     assert_eq!(record["max_score"].as_f64(), Some(100.0));
+    // The handout's style rules: no global variables, dynamic memory, structures.
+    let facts = &record["facts"];
+    assert_eq!(facts["globals"], serde_json::json!([]), "{facts}");
+    for used in ["uses_malloc", "uses_calloc", "uses_struct"] {
+        assert!(
+            facts[used].as_u64().is_some_and(|n| n > 0),
+            "{used}: {facts}"
+        );
+    }
 }
 
 #[test]

@@ -426,8 +426,10 @@ impl InputPlan {
                     let occupied: Vec<_> = (0..n * n)
                         .filter(|&i| board.get(i / n, i % n).is_some())
                         .collect();
-                    let at = occupied[self.rng.below(occupied.len())];
-                    Some(format!("{} {}", at / n + 1, at % n + 1))
+                    (!occupied.is_empty()).then(|| {
+                        let at = occupied[self.rng.below(occupied.len())];
+                        format!("{} {}", at / n + 1, at % n + 1)
+                    })
                 }
                 Invalid::NoFlip => {
                     let dead: Vec<_> = (0..n * n)
