@@ -220,3 +220,13 @@ fn a_zip_in_the_handout_layout_grades_like_its_hw5_c() {
     assert_eq!(outcome(zip_record), outcome(bare_record));
     assert_eq!(zip_record["score"], bare_record["score"]);
 }
+
+#[test]
+fn atoi_size_loses_arguments_only() {
+    assert_loses_only("atoi_size.c", &["arguments"]);
+}
+
+#[test]
+fn eof_silent_loses_the_end_of_input_lines() {
+    assert_loses_only("eof_silent.c", &["moves", "scoring"]);
+}
