@@ -413,15 +413,12 @@ impl InputPlan {
                 Invalid::Letters => Some(["a b", "row col", "3 c", "x"][pick % 4].to_string()),
                 Invalid::OneNumber => Some(format!("{}", pick + 1)),
                 Invalid::ThreeNumbers => Some(format!("{} {} 1", pick + 1, n - pick)),
-                Invalid::OutOfRange => Some(
-                    [
-                        format!("{} {}", n + 1, pick + 1),
-                        format!("{} 0", pick + 1),
-                        format!("0 {}", pick + 1),
-                        format!("{} {}", pick + 1, n + 1),
-                    ][pick % 4]
-                        .clone(),
-                ),
+                Invalid::OutOfRange => Some(match pick % 4 {
+                    0 => format!("{} {}", n + 1, pick + 1),
+                    1 => format!("{} 0", pick + 1),
+                    2 => format!("0 {}", pick + 1),
+                    _ => format!("{} {}", pick + 1, n + 1),
+                }),
                 Invalid::Occupied => {
                     let occupied: Vec<_> = (0..n * n)
                         .filter(|&i| board.get(i / n, i % n).is_some())
