@@ -1,5 +1,6 @@
 //! Pure rule engines: a case in, the expected transcript out. No I/O, no processes, no clock.
 
+pub mod backgammon;
 pub mod reversi;
 pub mod transcript;
 
@@ -103,7 +104,7 @@ pub struct ItemVerdict {
 
 /// Every game referee knows, in the order the CLI lists them.
 pub fn all() -> &'static [&'static dyn Game] {
-    &[&reversi::Reversi]
+    &[&reversi::Reversi, &backgammon::Backgammon]
 }
 
 /// Looks a game up by its id.
