@@ -384,3 +384,255 @@ impl Game for Backgammon {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cases::load_dir;
+    use crate::games::Expectation;
+    use std::collections::BTreeSet;
+
+    fn cases() -> Vec<CaseSpec> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/backgammon");
+        load_dir(&dir).expect("the backgammon cases load")
+    }
+
+    fn transcript(prepared: Prepared) -> Transcript {
+        match prepared.expect {
+            Expectation::Transcript(t) => t,
+            Expectation::Trace { .. } => panic!("backgammon has no trace cases"),
+        }
+    }
+
+    fn program_case(fields: &str) -> CaseSpec {
+        CaseSpec {
+            name: "t".into(),
+            kind: CaseKind::Program,
+            description: None,
+            file: "test.toml".into(),
+            fields: toml::from_str(fields).expect("test fields parse"),
+        }
+    }
+
+    #[test]
+    fn every_case_prepares_and_the_counts_meet_the_issue() {
+        let all = cases();
+        let mut units = 0;
+        let mut programs = 0;
+        for case in &all {
+            let prepared = Backgammon.prepare(case).unwrap_or_else(|e| panic!("{e}"));
+            match case.kind {
+                CaseKind::Unit => units += 1,
+                CaseKind::Program => {
+                    programs += 1;
+                    assert!(
+                        prepared.stdin.ends_with("0 0\n"),
+                        "{} must end with 0 0",
+                        case.name
+                    );
+                }
+                CaseKind::Trace => unreachable!(),
+            }
+        }
+        assert!(units >= 150, "{units} unit cases");
+        assert!(programs >= 15, "{programs} games");
+    }
+
+    /// Each check function is tested with both answers, and each item has cases.
+    #[test]
+    fn unit_cases_expect_both_verdicts_for_every_check() {
+        let mut seen: BTreeSet<(&'static str, bool)> = BTreeSet::new();
+        for case in cases().iter().filter(|c| c.kind == CaseKind::Unit) {
+            let t = transcript(Backgammon.prepare(case).expect("case prepares"));
+            let first = &t.lines()[0];
+            if first.item != PRINT_BOARD {
+                seen.insert((first.item, first.text.ends_with("= VALID_MOVE")));
+            }
+            assert!(t.lines().iter().all(|l| l.item == first.item));
+        }
+        for item in [
+            CHECK_BOARD_BOUNDS,
+            CHECK_DIE,
+            CHECK_BASIC_MOVE,
+            CHECK_ENTRY_MOVE,
+            CHECK_BEAR_OFF_MOVE,
+            CHECK_MOVE,
+        ] {
+            assert!(seen.contains(&(item, true)), "{item} never VALID");
+            assert!(seen.contains(&(item, false)), "{item} never INVALID");
+        }
+    }
+
+    /// Together the games hit, enter, bear off, use D2 first, and type every kind of
+    /// invalid move the policy knows.
+    #[test]
+    fn the_games_reach_every_rule() {
+        let mut total = Stats::default();
+        let mut kinds = BTreeSet::new();
+        for case in cases().iter().filter(|c| c.kind == CaseKind::Program) {
+            let game = expand_program(case).expect("game expands");
+            total.hits += game.stats.hits;
+            total.entries += game.stats.entries;
+            total.bear_offs += game.stats.bear_offs;
+            total.second_die_first += game.stats.second_die_first;
+            total.invalid_moves += game.stats.invalid_moves;
+            kinds.extend(game.invalid_kinds);
+        }
+        assert!(
+            total.hits >= 20 && total.entries >= 20 && total.bear_offs >= 20,
+            "{total:?}"
+        );
+        assert!(
+            total.second_die_first >= 20 && total.invalid_moves >= 100,
+            "{total:?}"
+        );
+        let expected: BTreeSet<&str> = [
+            "basic-move-while-on-bar",
+            "bear-off-not-all-home",
+            "bear-off-too-far",
+            "blocked-point",
+            "die-already-used",
+            "entry-from-25",
+            "entry-with-empty-bar",
+            "entry-wrong-point",
+            "no-own-checker",
+            "past-the-edge",
+            "wrong-direction",
+            "wrong-distance",
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(kinds, expected);
+    }
+
+    #[test]
+    fn a_scripted_game_hits_enters_and_tags_its_lines() {
+        let case =
+            program_case(r#"moves = ["6 4", "8 3", "1 3", "1 5", "13 7", "0 23", "13 7", "0 0"]"#);
+        let game = expand_program(&case).expect("game expands");
+        assert_eq!(game.stdin, "6 4\n8 3\n1 3\n1 5\n13 7\n0 23\n13 7\n0 0\n");
+        let t = game.transcript;
+        let lines = t.lines();
+        assert!(lines[..14].iter().all(|l| l.item == PRINT_BOARD));
+        assert!(lines[14..].iter().all(|l| l.item == GAME));
+        assert_eq!(lines[14].text, "Rolling dice:  2 5");
+        assert!(lines[15].text.starts_with("White's move:  13 14 15"));
+        let text = t.text();
+        // Red's 2 hits the blot on 3; white then enters with the 2 of its 6 2.
+        assert!(text.contains("Rolling dice:  4 2\n"));
+        assert!(text.contains("  Bar:  White-1  Red-0\n"));
+        assert!(
+            text.contains("Rolling dice:  6 2\nWhite's move:  Invalid move\nWhite's move:  13 14")
+        );
+        assert!(text.ends_with("Rolling dice:  5 1\nRed's move:  "));
+        assert!(!lines.last().expect("lines").newline);
+        assert_eq!(game.stats.hits, 1);
+        assert_eq!(game.stats.entries, 1);
+    }
+
+    #[test]
+    fn end_of_input_ends_the_game_like_0_0() {
+        let case = program_case(
+            r#"policy = "runner"
+turns = 1"#,
+        );
+        let game = expand_program(&case).expect("game expands");
+        // Turn 1 is played, then 0 0 at the first prompt of turn 2.
+        assert_eq!(game.stdin.lines().count(), 3);
+        let mut player = Scripted::new(vec![(24, 22)]);
+        let (stdin, t, _) = play::play(GlibcRandom::unseeded(), &mut player);
+        assert_eq!(stdin, "24 22\n");
+        assert!(t.text().ends_with("White's move:  "));
+    }
+
+    #[test]
+    fn a_seed_reaches_the_grader_and_the_dice() {
+        let case = program_case("dice_seed = 42\nmoves = [\"0 0\"]");
+        let prepared = Backgammon.prepare(&case).expect("case prepares");
+        assert_eq!(prepared.srandom_seed, Some(42));
+        let mut dice = GlibcRandom::seeded(42);
+        let (d1, d2) = (dice.roll_die(), dice.roll_die());
+        let t = transcript(prepared);
+        assert_eq!(t.lines()[14].text, format!("Rolling dice:  {d1} {d2}"));
+    }
+
+    #[test]
+    fn bad_cases_are_refused_with_the_case_named() {
+        let unit = |fields: &str| CaseSpec {
+            name: "bad".into(),
+            kind: CaseKind::Unit,
+            description: None,
+            file: "test.toml".into(),
+            fields: toml::from_str(fields).expect("test fields parse"),
+        };
+        for fields in [
+            r#"function = "check_basic_move"
+mover = "white"
+from = 13
+to = 8
+die = 5
+bar_white = 1"#,
+            r#"function = "check_move"
+mover = "blue"
+from = 13
+to = 8
+die = 5"#,
+            r#"function = "check_move"
+mover = "white"
+from = 13
+to = 8
+die = 7"#,
+            r#"function = "print_board"
+white = { 5 = 1 }
+red = { 5 = 1 }"#,
+            r#"function = "print_board"
+white = { 25 = 1 }"#,
+            r#"function = "check_board_bounds""#,
+            r#"function = "check_bear_off_move"
+mover = "white"
+from = 3
+to = 0
+die = 3
+white = { 3 = 2 }
+bar_white = 1"#,
+        ] {
+            let err = Backgammon.prepare(&unit(fields)).expect_err(fields);
+            assert!(err.to_string().contains("case 'bad'"), "{err}");
+        }
+        for fields in [
+            r#"moves = ["24 22"]"#,
+            r#"moves = ["0 0", "24 22"]"#,
+            r#"policy = "lazy""#,
+        ] {
+            assert!(
+                Backgammon.prepare(&program_case(fields)).is_err(),
+                "{fields}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_harness_script_lists_the_call_and_the_six_globals() {
+        let case = CaseSpec {
+            name: "s".into(),
+            kind: CaseKind::Unit,
+            description: None,
+            file: "test.toml".into(),
+            fields: toml::from_str(
+                "function = \"check_entry_move\"\nmover = \"red\"\nfrom = 0\nto = 3\ndie = 3\nwhite = { 6 = 1 }\nred = { 19 = 2 }\nbar_red = 1",
+            )
+            .expect("fields parse"),
+        };
+        let prepared = Backgammon.prepare(&case).expect("case prepares");
+        let lines: Vec<&str> = prepared.stdin.lines().collect();
+        assert_eq!(lines[0], "check_entry_move RED 0 3 3");
+        assert_eq!(lines[1].split(' ').nth(6), Some("1"));
+        assert_eq!(lines[2].split(' ').nth(19), Some("2"));
+        assert_eq!(lines[3], "0 1 1 3");
+        let t = transcript(prepared);
+        assert_eq!(
+            t.text(),
+            "check_entry_move(RED, 0, 3, 3) = VALID_MOVE\nglobals unchanged\n"
+        );
+    }
+}
