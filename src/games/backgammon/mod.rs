@@ -46,12 +46,16 @@ struct ProgramCase {
     turns: usize,
 }
 
+const MAX_TURNS: usize = 300;
+
 fn default_turns() -> usize {
     100
 }
 
 /// The expanded game: stdin, transcript, and what it reached.
 pub struct Expanded {
+    /// The `srandom` seed the grader must apply before `main`.
+    pub dice_seed: Option<u32>,
     pub stdin: String,
     pub transcript: Transcript,
     pub stats: Stats,
@@ -95,6 +99,7 @@ pub fn expand_program(case: &CaseSpec) -> Result<Expanded, Error> {
                 return Err(case.error("the game ended before every move was typed"));
             }
             Ok(Expanded {
+                dice_seed: input.dice_seed,
                 stdin,
                 transcript,
                 stats,
@@ -102,6 +107,10 @@ pub fn expand_program(case: &CaseSpec) -> Result<Expanded, Error> {
             })
         }
         (None, Some(policy)) => {
+            // About 1 KiB of output per turn: keep a game well inside the output limit.
+            if !(1..=MAX_TURNS).contains(&input.turns) {
+                return Err(case.error(format!("turns must be 1..{MAX_TURNS}")));
+            }
             let style = match policy.as_str() {
                 "random" => Style::Random,
                 "runner" => Style::Runner,
@@ -116,6 +125,7 @@ pub fn expand_program(case: &CaseSpec) -> Result<Expanded, Error> {
                 Policy::new(style, input.policy_seed, input.invalid_every, input.turns);
             let (stdin, transcript, stats) = play::play(dice, &mut player);
             Ok(Expanded {
+                dice_seed: input.dice_seed,
                 stdin,
                 transcript,
                 stats,
@@ -373,10 +383,9 @@ impl Game for Backgammon {
     fn prepare(&self, case: &CaseSpec) -> Result<Prepared, Error> {
         match case.kind {
             CaseKind::Program => {
-                let input: ProgramCase = case.parse()?;
                 let game = expand_program(case)?;
                 let mut prepared = Prepared::program(game.stdin, game.transcript);
-                prepared.srandom_seed = input.dice_seed;
+                prepared.srandom_seed = game.dice_seed;
                 Ok(prepared)
             }
             CaseKind::Unit => run_unit(case),

@@ -178,10 +178,10 @@ impl Policy {
             Style::Runner => {
                 let bear_offs: Vec<Move> = valid.iter().copied().filter(|m| m.1 == 0).collect();
                 if bear_offs.is_empty() {
+                    // Pips from the checker's point to off; the bar is furthest (25).
                     let back = |m: &Move| match mover {
-                        Colour::White if m.0 == 0 => 25,
+                        _ if m.0 == 0 => 25,
                         Colour::White => m.0,
-                        Colour::Red if m.0 == 0 => 25,
                         Colour::Red => 25 - m.0,
                     };
                     let furthest = valid.iter().map(back).max().unwrap_or(0);
