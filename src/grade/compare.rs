@@ -96,8 +96,6 @@ pub struct Comparison {
     /// Items with at least one line that differs in the comparison mode, or that an extra
     /// output line is charged to.
     pub failed_items: BTreeSet<&'static str>,
-    /// The item of the first differing line, if any.
-    pub first_failed_item: Option<&'static str>,
     /// Unified diff (empty when the outputs match in the comparison mode).
     pub diff: String,
 }
@@ -165,14 +163,14 @@ pub fn compare(expected: &Transcript, actual: &str, mode: CompareMode) -> Compar
     trim_trailing_blank(mode, &mut new);
 
     let ops = capture_diff_slices(Algorithm::Myers, &old, &new);
-    let mut failed_items = BTreeSet::new();
-    let mut first_failed_item = None;
-    let mut charge = |index: usize| {
-        if let Some(line) = expected_lines.get(index.min(expected_lines.len().saturating_sub(1))) {
-            failed_items.insert(line.item);
-            first_failed_item.get_or_insert(line.item);
-        }
+    let item_at = |index: usize| {
+        expected_lines
+            .get(index.min(expected_lines.len().saturating_sub(1)))
+            .map(|line| line.item)
     };
+    let mut failed_items = BTreeSet::new();
+    // Extra lines between two items' output: (item before, item after).
+    let mut boundary_inserts = Vec::new();
     for op in &ops {
         match *op {
             DiffOp::Equal { .. } => {}
@@ -181,9 +179,30 @@ pub fn compare(expected: &Transcript, actual: &str, mode: CompareMode) -> Compar
             }
             | DiffOp::Replace {
                 old_index, old_len, ..
-            } => (old_index..old_index + old_len).for_each(&mut charge),
-            // An extra line is charged to the expected line it follows.
-            DiffOp::Insert { old_index, .. } => charge(old_index.saturating_sub(1)),
+            } => failed_items.extend((old_index..old_index + old_len).filter_map(item_at)),
+            DiffOp::Insert { old_index, .. } => {
+                let before = item_at(old_index.saturating_sub(1));
+                let after = if old_index < expected_lines.len() {
+                    item_at(old_index)
+                } else {
+                    before
+                };
+                match (before, after) {
+                    (Some(b), Some(a)) if a != b => boundary_inserts.push((b, a)),
+                    (Some(item), _) | (None, Some(item)) => {
+                        failed_items.insert(item);
+                    }
+                    (None, None) => {}
+                }
+            }
+        }
+    }
+    // Extra lines where one step's output ends and the next begins are charged to the
+    // line they follow, unless a neighbour already fails on its own lines (e.g. a list
+    // printed in the wrong place shows up as an insertion before the next item's lines).
+    for (before, after) in boundary_inserts {
+        if !failed_items.contains(before) && !failed_items.contains(after) {
+            failed_items.insert(before);
         }
     }
 
@@ -192,7 +211,6 @@ pub fn compare(expected: &Transcript, actual: &str, mode: CompareMode) -> Compar
     Comparison {
         mismatch: classify(&expected_text, actual),
         failed_items,
-        first_failed_item,
         diff: if matched {
             String::new()
         } else {
@@ -321,6 +339,13 @@ mod tests {
         let t = transcript(&[("a", "board\n"), ("m", "Enter a move:\nValid move.\n")]);
         let c = compare(&t, "board\nEnter a move:Valid move.\n", CompareMode::Exact);
         assert_eq!(c.failed_items, BTreeSet::from(["m"]));
+    }
+
+    #[test]
+    fn lines_printed_in_the_wrong_place_cost_the_item_that_misplaced_them() {
+        let t = transcript(&[("config", "board\n"), ("moves", "W:\nw1\nB:\nb1\n")]);
+        let c = compare(&t, "board\nB:\nb1\nW:\nw1\n", CompareMode::Exact);
+        assert_eq!(c.failed_items, BTreeSet::from(["moves"]));
     }
 
     #[test]

@@ -47,10 +47,9 @@ fn strip_comments_and_literals(src: &str) -> String {
             i += 1;
             while i < bytes.len() && bytes[i] != quote && bytes[i] != b'\n' {
                 let step = if bytes[i] == b'\\' { 2 } else { 1 };
-                for _ in 0..step.min(bytes.len() - i) {
-                    out.push(b' ');
-                    i += 1;
-                }
+                let step = step.min(bytes.len() - i);
+                out.extend(std::iter::repeat_n(b' ', step));
+                i += step;
             }
             if i < bytes.len() {
                 out.push(b' ');

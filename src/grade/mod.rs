@@ -477,33 +477,24 @@ fn judge_transcript(
         }
         _ => false,
     };
+    // A run that ended abnormally (crash, timeout, output cut) costs the items whose lines
+    // it spoiled; when everything printed so far matched, the item that should have
+    // finished the run.
+    let abnormal = match outcome.termination {
+        Termination::Exited(_) => None,
+        Termination::Signaled(_) => Some(Status::Crash),
+        Termination::Timeout => Some(Status::Timeout),
+        Termination::OutputLimit => Some(Status::OutputLimit),
+    };
+    let last_item = expected.lines().last().map(|l| l.item);
     let status_of = |item: &str| -> Status {
-        match outcome.termination {
-            Termination::Timeout => Status::Timeout,
-            Termination::OutputLimit => Status::OutputLimit,
-            Termination::Signaled(_) => {
-                // A crash costs the items whose lines it spoiled; when everything printed
-                // matched, the item that should have finished the run.
-                let last = expected.lines().last().map(|l| l.item);
-                let charged = if comparison.failed_items.is_empty() {
-                    last == Some(item)
-                } else {
-                    comparison.failed_items.contains(item)
-                };
-                if charged {
-                    Status::Crash
-                } else {
-                    Status::Pass
-                }
-            }
-            Termination::Exited(_) if wrong_exit => Status::Fail,
-            Termination::Exited(_) => {
-                if comparison.failed_items.contains(item) {
-                    Status::Fail
-                } else {
-                    Status::Pass
-                }
-            }
+        let spoiled = comparison.failed_items.contains(item);
+        match abnormal {
+            Some(status) if spoiled => status,
+            Some(status) if comparison.failed_items.is_empty() && last_item == Some(item) => status,
+            Some(_) => Status::Pass,
+            None if wrong_exit || spoiled => Status::Fail,
+            None => Status::Pass,
         }
     };
     let statuses: Vec<(String, Status)> = case
