@@ -612,6 +612,7 @@ bar_white = 1"#,
             r#"moves = ["24 22"]"#,
             r#"moves = ["0 0", "24 22"]"#,
             r#"policy = "lazy""#,
+            "policy = \"random\"\nturns = 0",
         ] {
             assert!(
                 Backgammon.prepare(&program_case(fields)).is_err(),
