@@ -241,3 +241,47 @@ fn each_buggy_submission_loses_exactly_the_items_of_its_bug() {
         }
     }
 }
+
+/// A student who hands in no `board.c` (print_board in a file of their own) gets the
+/// course's globals from the spec folder and still full marks.
+#[test]
+fn a_submission_without_board_c_gets_the_course_globals() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let student = dir.path().join("no-board-c");
+    std::fs::create_dir(&student).expect("a submission folder");
+    let model = root().join("reference/backgammon");
+    for name in ["backgammon.c", "check.c"] {
+        std::fs::copy(model.join(name), student.join(name)).expect("copy a model file");
+    }
+    let board = std::fs::read_to_string(model.join("board.c")).expect("the model board.c");
+    let printing = board
+        .split_once("#define MAX_DRAWN")
+        .map(|(_, rest)| {
+            format!("#include <stdio.h>\n#include \"backgammon.h\"\n#define MAX_DRAWN{rest}")
+        })
+        .expect("the model board.c defines MAX_DRAWN before print_board");
+    std::fs::write(student.join("print.c"), printing).expect("write print.c");
+
+    let output = BinCommand::cargo_bin("referee")
+        .expect("the referee binary")
+        .current_dir(root())
+        .args(["grade", "backgammon"])
+        .arg(&student)
+        .args(["--format", "json"])
+        .output()
+        .expect("referee runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON report");
+    let submission = &report["submissions"][0];
+    assert_eq!(
+        submission["build"]["ok"], true,
+        "{}",
+        submission["build"]["log"]
+    );
+    assert_eq!(submission["score"], submission["max_score"]);
+    assert_eq!(submission["max_score"].as_f64(), Some(100.0));
+}
