@@ -1,5 +1,6 @@
 //! Pure rule engines: a case in, the expected transcript out. No I/O, no processes, no clock.
 
+pub mod backgammon;
 pub mod othello;
 pub mod reversi;
 pub mod transcript;
@@ -104,7 +105,7 @@ pub struct ItemVerdict {
 
 /// Every game referee knows, in the order the CLI lists them.
 pub fn all() -> &'static [&'static dyn Game] {
-    &[&reversi::Reversi, &othello::Othello]
+    &[&backgammon::Backgammon, &reversi::Reversi, &othello::Othello]
 }
 
 /// Looks a game up by its id.
