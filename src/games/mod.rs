@@ -105,7 +105,11 @@ pub struct ItemVerdict {
 
 /// Every game referee knows, in the order the CLI lists them.
 pub fn all() -> &'static [&'static dyn Game] {
-    &[&backgammon::Backgammon, &reversi::Reversi, &othello::Othello]
+    &[
+        &backgammon::Backgammon,
+        &reversi::Reversi,
+        &othello::Othello,
+    ]
 }
 
 /// Looks a game up by its id.
