@@ -1,6 +1,8 @@
 //! Pure rule engines: a case in, the expected transcript out. No I/O, no processes, no clock.
 
+pub mod backgammon;
 pub mod ludo;
+pub mod othello;
 pub mod reversi;
 pub mod transcript;
 
@@ -104,7 +106,12 @@ pub struct ItemVerdict {
 
 /// Every game referee knows, in the order the CLI lists them.
 pub fn all() -> &'static [&'static dyn Game] {
-    &[&reversi::Reversi, &ludo::Ludo]
+    &[
+        &backgammon::Backgammon,
+        &reversi::Reversi,
+        &othello::Othello,
+        &ludo::Ludo,
+    ]
 }
 
 /// Looks a game up by its id.
