@@ -1,10 +1,13 @@
 //! LUDO-CS end to end: the model C solution and the buggy submissions, checked by the trace
-//! checker directly (always), and graded by `referee grade` (once the grader core is merged).
+//! checker directly on seeded runs and graded by `referee grade`.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use referee::games::ludo::check::{check, Report};
+use assert_cmd::Command as BinCommand;
+use referee::games::ludo::check::{check, verdicts, Report};
+use referee::games::TraceRun;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -72,6 +75,127 @@ fn the_model_solution_passes_the_checker_in_20_runs() {
         for agreement in report.behaviour {
             assert!(agreement.decisions > 0);
             assert_eq!(agreement.agreed, agreement.decisions, "run {}", run + 1);
+        }
+    }
+}
+
+/// The items each buggy submission must lose (the others must keep full marks; `behaviour`
+/// is free where the bug changes which decisions arise).
+const BUGGY: [(&str, &[&str], &[&str]); 6] = [
+    ("leaves-base-on-five", &["rules"], &["behaviour"]),
+    ("count-includes-home", &["rules"], &[]),
+    ("ignores-cs7", &["rules"], &["behaviour"]),
+    ("misspelled-summary", &["messages"], &[]),
+    ("red-ignores-captures", &["behaviour"], &[]),
+    ("one-file", &["structure"], &[]),
+];
+
+fn sources(dir: &Path) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = std::fs::read_dir(dir)
+        .expect("submission folder exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "c" || x == "h"))
+        .map(|p| {
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (name, std::fs::read_to_string(&p).expect("source is text"))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Each buggy submission, over ten seeded runs judged by the checker itself, loses in its
+/// items and keeps the others.
+#[test]
+fn buggy_submissions_lose_in_their_items_on_seeded_runs() {
+    for (name, broken, free) in BUGGY {
+        let dir = root().join("tests/submissions/ludo").join(name);
+        let build = tempfile::tempdir().expect("temporary folder");
+        let binary = build.path().join("ludo");
+        compile(&dir, &binary);
+        let files = sources(&dir);
+        let mut totals: BTreeMap<&str, f64> = BTreeMap::new();
+        let runs = 10;
+        for seed in 1..=runs {
+            let out = Command::new(&binary)
+                .arg(seed.to_string())
+                .output()
+                .expect("the program runs");
+            let output = String::from_utf8_lossy(&out.stdout);
+            let run = TraceRun {
+                output: &output,
+                timed_out: false,
+                sources: &files,
+            };
+            for verdict in verdicts(&run) {
+                *totals.entry(verdict.item).or_default() += verdict.fraction / f64::from(runs);
+            }
+        }
+        for (item, share) in totals {
+            if broken.contains(&item) {
+                assert!(share < 1.0, "{name} must lose points in {item}");
+            } else if !free.contains(&item) {
+                assert!(share >= 1.0 - 1e-9, "{name} must keep {item}, got {share}");
+            }
+        }
+    }
+}
+
+fn grade_json(path: &str) -> serde_json::Value {
+    let output = BinCommand::cargo_bin("referee")
+        .expect("the referee binary")
+        .current_dir(root())
+        .args(["grade", "ludo", path, "--format", "json"])
+        .output()
+        .expect("referee runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("JSON report")
+}
+
+#[test]
+fn check_reference_gives_the_model_solution_full_marks() {
+    BinCommand::cargo_bin("referee")
+        .expect("the referee binary")
+        .current_dir(root())
+        .args(["check-reference", "ludo"])
+        .assert()
+        .success();
+    let report = grade_json("reference/ludo");
+    let submission = &report["submissions"][0];
+    assert_eq!(submission["score"], submission["max_score"]);
+    assert_eq!(submission["max_score"].as_f64(), Some(100.0));
+}
+
+#[test]
+fn grading_takes_points_from_buggy_submissions_only_where_the_bug_is() {
+    let report = grade_json("tests/submissions/ludo");
+    let submissions = report["submissions"].as_array().expect("submissions");
+    assert_eq!(submissions.len(), BUGGY.len());
+    for submission in submissions {
+        let name = submission["name"].as_str().expect("a name");
+        let (_, broken, free) = BUGGY
+            .iter()
+            .find(|(n, _, _)| *n == name)
+            .unwrap_or_else(|| panic!("{name} is listed in BUGGY"));
+        for item in submission["items"].as_array().expect("items") {
+            if item["manual"].as_bool() == Some(true) {
+                continue;
+            }
+            let id = item["id"].as_str().expect("an id");
+            let score = item["score"].as_f64().expect("a score");
+            let max = item["max_score"].as_f64().expect("a max score");
+            if broken.contains(&id) {
+                assert!(score < max, "{name} must lose points in {id}");
+            } else if !free.contains(&id) {
+                assert_eq!(score, max, "{name} must keep {id}");
+            }
         }
     }
 }

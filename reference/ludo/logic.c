@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "logic.h"
+#include "types.h"
 
 enum policy { NEVER_ENTER, STRICT_ENTER };
 enum choice_kind { NO_CHOICE, ENTER, SINGLE, BLOCK, STOPPED };

@@ -54,4 +54,7 @@ struct game {
     int threes[PLAYERS];
 };
 
+/* Plays one whole game with the C library's generator (seed it first) and prints it. */
+void play_game(struct game *g);
+
 #endif

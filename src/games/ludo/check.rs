@@ -705,7 +705,7 @@ impl Checker {
             Msg::Briefing(id) => self.board.piece_mut(id).briefing = Some(self.round),
             Msg::Restricted(id) => {
                 let since = self.board.piece(id).briefing;
-                if !since.is_some_and(|s| self.round <= s + 5) {
+                if since.is_none_or(|s| self.round > s + 5) {
                     self.violation(
                         "CS-13",
                         format!("{id} is not attending a briefing, so it cannot be sent to base for rolling threes"),
@@ -745,7 +745,7 @@ impl Checker {
                     .find(|r| r.0 == k)
                     .map(|r| r.1);
                 let tied = first.iter().any(|r| r.0 == k && Some(r.1) == best);
-                !tied || last.map_or(true, |l| l <= v)
+                !tied || last.is_none_or(|l| l <= v)
             })
         });
         if !(first.is_empty() || top_first && top_latest) {
@@ -2156,16 +2156,15 @@ Red player rolled 3.";
 
     #[test]
     fn the_checker_accepts_1000_reference_games() {
-        let mut failures = Vec::new();
-        for seed in 0..1000 {
-            let found = problems(seed);
-            if !found.is_empty() {
-                failures.push(format!(
-                    "seed {seed}: {}",
-                    found[..found.len().min(3)].join(" | ")
-                ));
-            }
-        }
+        use rayon::prelude::*;
+        let failures: Vec<String> = (0..1000u64)
+            .into_par_iter()
+            .filter_map(|seed| {
+                let found = problems(seed);
+                (!found.is_empty())
+                    .then(|| format!("seed {seed}: {}", found[..found.len().min(3)].join(" | ")))
+            })
+            .collect();
         assert!(
             failures.is_empty(),
             "{} failing seeds:\n{}",

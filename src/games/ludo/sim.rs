@@ -304,7 +304,7 @@ impl Sim {
             let roll = self.rng.die();
             self.say(&format!("{} rolls {roll}", colour.name()));
             // Ties go to the first of the highest in seating order.
-            if best.map_or(true, |(b, _)| roll > b) {
+            if best.is_none_or(|(b, _)| roll > b) {
                 best = Some((roll, colour));
             }
         }
