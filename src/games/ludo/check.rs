@@ -453,6 +453,8 @@ struct Roll {
     block_move: bool,
     /// A piece reported blocked, and the cell before the block.
     stopped: Option<(PieceId, Option<Loc>)>,
+    /// A move a capture line stood for: (piece, from, to).
+    implied: Option<(PieceId, Loc, Loc)>,
     /// Whether behaviour can be judged (no ambiguous state at the roll).
     judgeable: bool,
 }
@@ -881,6 +883,7 @@ impl Checker {
             made_block: false,
             block_move: false,
             stopped: None,
+            implied: None,
             judgeable,
         });
     }
@@ -1056,6 +1059,12 @@ impl Checker {
         let Some(roll) = self.roll.clone() else {
             return;
         };
+        if roll.implied == Some((id, from, to)) {
+            if let Some(r) = &mut self.roll {
+                r.implied = None;
+            }
+            return;
+        }
         if !matches!(from, Loc::Square(_) | Loc::HomePath(_)) {
             self.violation(
                 "Rule 2",
@@ -1102,34 +1111,7 @@ impl Checker {
             .map_or(1, |n| roll.before.count_at(c, n))
             .max(1);
         let steps = self.step_options(id, &roll);
-        let mut policies = vec![EnterPolicy::Strict, EnterPolicy::WhenCaptured];
-        let must_enter = piece.dir == Some(Dir::Clockwise)
-            && !piece.turned
-            && piece.captures > 0
-            && from != Loc::Square(c.approach());
-        if !must_enter {
-            policies.push(EnterPolicy::Never);
-        }
-        let mut matched = None;
-        'search: for &s in &steps {
-            for &policy in &policies {
-                let walk = self.board.walk(id, dir, s, policy, group, own_dir);
-                let hit = match walk {
-                    Walk::Reached { dest, passes } => (dest == to).then_some((s, passes)),
-                    Walk::Blocked {
-                        before,
-                        steps_done,
-                        passes,
-                        ..
-                    } => (before == to && steps_done > 0).then_some((steps_done, passes)),
-                    Walk::Overshoot => None,
-                };
-                if hit.is_some() {
-                    matched = hit;
-                    break 'search;
-                }
-            }
-        }
+        let matched = self.reach(id, &roll, dir, to);
         match matched {
             Some((moved, passes)) => {
                 if units != roll.value && units != moved && !steps.contains(&units) {
@@ -1168,6 +1150,45 @@ impl Checker {
         if let Some(n) = to.square() {
             self.note_landing(id, n);
         }
+    }
+
+    /// Whether piece `id` can go from where it is to `to` on this roll in direction `dir`
+    /// under some accepted reading: (squares moved, Approach count after).
+    fn reach(&self, id: PieceId, roll: &Roll, dir: Dir, to: Loc) -> Option<(u32, u32)> {
+        let c = id.colour;
+        let piece = self.board.piece(id);
+        let from = piece.loc;
+        let own_dir = piece.dir.unwrap_or(dir) == dir;
+        let group = from
+            .square()
+            .map_or(1, |n| roll.before.count_at(c, n))
+            .max(1);
+        let mut policies = vec![EnterPolicy::Strict, EnterPolicy::WhenCaptured];
+        let must_enter = piece.dir == Some(Dir::Clockwise)
+            && !piece.turned
+            && piece.captures > 0
+            && from != Loc::Square(c.approach());
+        if !must_enter {
+            policies.push(EnterPolicy::Never);
+        }
+        for s in self.step_options(id, roll) {
+            for &policy in &policies {
+                let hit = match self.board.walk(id, dir, s, policy, group, own_dir) {
+                    Walk::Reached { dest, passes } => (dest == to).then_some((s, passes)),
+                    Walk::Blocked {
+                        before,
+                        steps_done,
+                        passes,
+                        ..
+                    } => (before == to && steps_done > 0).then_some((steps_done, passes)),
+                    Walk::Overshoot => None,
+                };
+                if hit.is_some() {
+                    return hit;
+                }
+            }
+        }
+        None
     }
 
     /// Says why a printed move is not one the rules allow from the replayed board.
@@ -1327,7 +1348,9 @@ impl Checker {
         self.resolve(id, square);
         self.resolve(victim, square);
         let at = self.board.piece(id).loc;
-        if at != square {
+        if at != square && self.implied_move(id, square) {
+            self.reading("a capture line may stand for the capturing move");
+        } else if at != square {
             self.violation(
                 "Rule 6",
                 format!(
@@ -1367,6 +1390,40 @@ impl Checker {
                 r.captured = true;
             }
         }
+    }
+
+    /// A capture line printed instead of (or before) the move: when the capturer can reach
+    /// the square on this roll, the move is taken as made, and a move line repeating it later
+    /// is accepted once.
+    fn implied_move(&mut self, id: PieceId, square: Loc) -> bool {
+        let Some(roll) = self.roll.clone().filter(|r| r.colour == id.colour) else {
+            return false;
+        };
+        let from = self.board.piece(id).loc;
+        if !matches!(from, Loc::Square(_) | Loc::HomePath(_)) {
+            return false;
+        }
+        let dirs = match self.board.piece(id).dir {
+            Some(d) => vec![d],
+            None => vec![Dir::Clockwise, Dir::CounterClockwise],
+        };
+        let Some((passes, dir)) = dirs
+            .into_iter()
+            .find_map(|d| self.reach(id, &roll, d, square).map(|(_, p)| (p, d)))
+        else {
+            return false;
+        };
+        self.check_single_action(id);
+        let piece = self.board.piece_mut(id);
+        if piece.dir == Some(dir) {
+            piece.passes = passes;
+        }
+        piece.loc = square;
+        if let Some(r) = &mut self.roll {
+            r.moved.push((id, from));
+            r.implied = Some((id, from, square));
+        }
+        true
     }
 
     fn lands_mystery(&mut self, c: Colour) {
@@ -2139,6 +2196,49 @@ Red player rolled 3.";
         );
         assert_eq!(report.violations, vec![]);
         assert!(report.winner.is_some());
+    }
+
+    /// Many programs print the capture message instead of the move, or before it.
+    #[test]
+    fn a_capture_line_may_stand_for_its_move() {
+        for seed in 0..20 {
+            let lines = game(seed);
+            let mut without_move = Vec::new();
+            let mut move_after = Vec::new();
+            let mut held: Option<String> = None;
+            for (i, line) in lines.iter().enumerate() {
+                let capture = matches!(msg(line), Some(Msg::Capture { .. }));
+                let capturing_move = match (msg(line), lines.get(i + 1).and_then(|l| msg(l))) {
+                    (Some(Msg::Move { id, .. }), Some(Msg::Capture { id: capturer, .. })) => {
+                        id == capturer
+                    }
+                    _ => false,
+                };
+                if capturing_move {
+                    held = Some(line.clone());
+                    continue;
+                }
+                without_move.push(line.clone());
+                let count = matches!(msg(line), Some(Msg::Count(..)));
+                let next_is_capture_block = lines
+                    .get(i + 1)
+                    .and_then(|l| msg(l))
+                    .is_some_and(|m| matches!(m, Msg::Capture { .. } | Msg::Count(..)));
+                move_after.push(line.clone());
+                if (capture || count) && !next_is_capture_block {
+                    move_after.extend(held.take());
+                }
+            }
+            assert_ne!(without_move, lines, "seed {seed} has a capture");
+            for variant in [without_move, move_after] {
+                let report = check(&variant.join("\n"));
+                assert!(report.unreadable.is_empty());
+                assert_eq!(report.violations, vec![], "seed {seed}");
+                assert!(report
+                    .readings
+                    .contains("a capture line may stand for the capturing move"));
+            }
+        }
     }
 
     #[test]
