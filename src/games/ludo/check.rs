@@ -959,6 +959,10 @@ impl Checker {
     /// Opposing pieces where a piece landed must be captured by the next lines.
     fn note_landing(&mut self, mover: PieceId, square: u8) {
         for victim in self.board.opponents_at(mover.colour, square) {
+            // Where a piece placed before the layout was known really stands is not known.
+            if self.tentative.iter().any(|(p, _)| *p == victim) {
+                continue;
+            }
             self.pending.push(Pending {
                 victim,
                 square,
@@ -1399,6 +1403,21 @@ impl Checker {
         let Some(roll) = self.roll.clone().filter(|r| r.colour == id.colour) else {
             return false;
         };
+        // A piece placed before the layout was known may stand on the other layout's square.
+        if let Some(&(_, place)) = self.tentative.iter().find(|(p, _)| *p == id) {
+            let other = Loc::Square(FROM_ZERO.square(place));
+            let mut trial = self.board.clone();
+            trial.piece_mut(id).loc = other;
+            let dirs = [Dir::Clockwise, Dir::CounterClockwise];
+            let original = std::mem::replace(&mut self.board, trial);
+            let fits = dirs
+                .iter()
+                .any(|&d| self.reach(id, &roll, d, square).is_some());
+            self.board = original;
+            if fits {
+                self.resolve(id, other);
+            }
+        }
         let from = self.board.piece(id).loc;
         if !matches!(from, Loc::Square(_) | Loc::HomePath(_)) {
             return false;
