@@ -246,6 +246,49 @@ fn parse(line: &str) -> Option<Msg> {
         return Some(Msg::Separator);
     }
     let tries: [&Parser; 26] = [
+        // The commonest forms first: a game is mostly round summaries, rolls and moves.
+        &|t| {
+            let s = fit(t, "piece {} -> {}")?;
+            let id = piece(s[0], None)?;
+            Some(Msg::PieceAt(id, location(s[1], id.colour)?))
+        },
+        &|t| {
+            let s = fit(t, "location of pieces {}")?;
+            Some(Msg::LocationHeader(colour(s[0])?))
+        },
+        &|t| {
+            let s = fit(
+                t,
+                "{} player now has {} on pieces on the board and {} pieces on the base",
+            )
+            .or_else(|| {
+                fit(
+                    t,
+                    "{} player now has {} pieces on the board and {} pieces on the base",
+                )
+            })?;
+            let share = |w: &str| number(w.strip_suffix("/4")?);
+            Some(Msg::Count(colour(s[0])?, share(s[1])?, share(s[2])?))
+        },
+        &|t| {
+            let s = fit(t, "{} player rolled {}")?;
+            Some(Msg::Rolled(colour(s[0])?, number(s[1])?))
+        },
+        &|t| {
+            let s = fit(
+                t,
+                "{} moves piece {} from location {} to {} by {} units in {} direction",
+            )?;
+            let c = colour(s[0])?;
+            Some(Msg::Move {
+                colour: c,
+                id: piece(s[1], Some(c))?,
+                from: location(s[2], c)?,
+                to: location(s[3], c)?,
+                units: number(s[4])?,
+                dir: direction(s[5])?,
+            })
+        },
         &|t| {
             let s = fit(
                 t,
@@ -271,42 +314,9 @@ fn parse(line: &str) -> Option<Msg> {
             ))
         },
         &|t| {
-            let s = fit(t, "{} player rolled {}")?;
-            Some(Msg::Rolled(colour(s[0])?, number(s[1])?))
-        },
-        &|t| {
             let s = fit(t, "{} player moves piece {} to the starting point")?;
             let c = colour(s[0])?;
             Some(Msg::Enter(c, piece(s[1], Some(c))?))
-        },
-        &|t| {
-            let s = fit(
-                t,
-                "{} player now has {} on pieces on the board and {} pieces on the base",
-            )
-            .or_else(|| {
-                fit(
-                    t,
-                    "{} player now has {} pieces on the board and {} pieces on the base",
-                )
-            })?;
-            let share = |w: &str| number(w.strip_suffix("/4")?);
-            Some(Msg::Count(colour(s[0])?, share(s[1])?, share(s[2])?))
-        },
-        &|t| {
-            let s = fit(
-                t,
-                "{} moves piece {} from location {} to {} by {} units in {} direction",
-            )?;
-            let c = colour(s[0])?;
-            Some(Msg::Move {
-                colour: c,
-                id: piece(s[1], Some(c))?,
-                from: location(s[2], c)?,
-                to: location(s[3], c)?,
-                units: number(s[4])?,
-                dir: direction(s[5])?,
-            })
         },
         &|t| {
             let s = fit(
@@ -343,15 +353,6 @@ fn parse(line: &str) -> Option<Msg> {
                 square: location(s[2], c)?,
                 victim: piece(s[4], Some(v))?,
             })
-        },
-        &|t| {
-            let s = fit(t, "location of pieces {}")?;
-            Some(Msg::LocationHeader(colour(s[0])?))
-        },
-        &|t| {
-            let s = fit(t, "piece {} -> {}")?;
-            let id = piece(s[0], None)?;
-            Some(Msg::PieceAt(id, location(s[1], id.colour)?))
         },
         &|t| {
             let s = fit(
@@ -1800,13 +1801,22 @@ fn judge_yellow(roll: &Roll) -> Option<bool> {
     }
 }
 
+/// Whether C source text has a function named `main` (the word, followed by `(`).
+fn defines_main(text: &str) -> bool {
+    text.match_indices("main").any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + 4..].trim_start().chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_') && after == Some('(')
+    })
+}
+
 /// `structure`: three or more files (a types header, logic, main) and use of `struct`.
 fn structure(sources: &[(String, String)]) -> ItemVerdict {
     let c_files: Vec<&(String, String)> =
         sources.iter().filter(|(n, _)| n.ends_with(".c")).collect();
     let headers: Vec<&(String, String)> =
         sources.iter().filter(|(n, _)| n.ends_with(".h")).collect();
-    let has_main = |text: &str| text.contains("main(") || text.contains("main (");
+    let has_main = defines_main;
     let checks = [
         (
             sources.len() >= 3,
@@ -2258,6 +2268,30 @@ Red player rolled 3.";
                     .contains("a capture line may stand for the capturing move"));
             }
         }
+    }
+
+    #[test]
+    fn structure_wants_three_files_a_types_header_a_separate_main_and_structs() {
+        let three = [
+            (
+                "types.h".to_string(),
+                "struct piece { int at; };".to_string(),
+            ),
+            (
+                "logic.c".to_string(),
+                "int domain(void) { return 0; }".to_string(),
+            ),
+            (
+                "main.c".to_string(),
+                "int main (void) { return 0; }".to_string(),
+            ),
+        ];
+        assert_eq!(structure(&three).fraction, 1.0);
+        let one = [(
+            "main.c".to_string(),
+            "struct p { int a; };\nint main(void) {}".to_string(),
+        )];
+        assert_eq!(structure(&one).fraction, 0.25);
     }
 
     #[test]
