@@ -2,6 +2,7 @@
 
 pub mod reversi;
 pub mod transcript;
+pub mod trouble;
 
 pub use transcript::{Line, Transcript};
 
@@ -103,7 +104,7 @@ pub struct ItemVerdict {
 
 /// Every game referee knows, in the order the CLI lists them.
 pub fn all() -> &'static [&'static dyn Game] {
-    &[&reversi::Reversi]
+    &[&reversi::Reversi, &trouble::Trouble]
 }
 
 /// Looks a game up by its id.

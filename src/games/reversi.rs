@@ -62,7 +62,10 @@ impl Board {
     /// A configuration line `colour row col`, applied without any checking. Cells outside
     /// the board are not graded; the reference ignores them.
     pub fn place(&mut self, colour: u8, row: u8, col: u8) {
-        let (r, c) = (i32::from(row) - i32::from(b'a'), i32::from(col) - i32::from(b'a'));
+        let (r, c) = (
+            i32::from(row) - i32::from(b'a'),
+            i32::from(col) - i32::from(b'a'),
+        );
         if self.in_bounds(r, c) {
             self.cells[r as usize][c as usize] = colour;
         }
@@ -158,9 +161,7 @@ impl Placement {
     fn parse(case: &CaseSpec, text: &str) -> Result<Self, Error> {
         match text.as_bytes() {
             &[colour, row, col] if text.is_ascii() => Ok(Placement { colour, row, col }),
-            _ => Err(case.error(format!(
-                "'{text}' is not a three-character line like 'Wca'"
-            ))),
+            _ => Err(case.error(format!("'{text}' is not a three-character line like 'Wca'"))),
         }
     }
 
@@ -218,7 +219,14 @@ fn run_program(case: &CaseSpec, input: &ProgramCase) -> Result<Prepared, Error> 
     stdin.push('\n');
     let (r, c) = mv.index();
     let valid = board.play(r, c, mv.colour);
-    out.println(MOVE, if valid { "Valid move." } else { "Invalid move." });
+    out.println(
+        MOVE,
+        if valid {
+            "Valid move."
+        } else {
+            "Invalid move."
+        },
+    );
     out.print(MOVE, &board.render());
     Ok(Prepared::program(stdin, out))
 }
@@ -291,7 +299,8 @@ fn run_unit(case: &CaseSpec, unit: &UnitCase) -> Result<Prepared, Error> {
         }
         UnitCase::PositionInBounds { n, row, col } => {
             let (r, c) = (ascii(case, *row, "row")?, ascii(case, *col, "col")?);
-            let inside = (b'a'..b'a' + *n as u8).contains(&r) && (b'a'..b'a' + *n as u8).contains(&c);
+            let inside =
+                (b'a'..b'a' + *n as u8).contains(&r) && (b'a'..b'a' + *n as u8).contains(&c);
             out.println(
                 HELPERS,
                 &format!("positionInBounds({n}, '{row}', '{col}') = {inside}"),
@@ -310,7 +319,10 @@ fn run_unit(case: &CaseSpec, unit: &UnitCase) -> Result<Prepared, Error> {
             let board = board_from(case, *n, config)?;
             let (r, c) = (ascii(case, *row, "row")?, ascii(case, *col, "col")?);
             let colour_byte = ascii(case, *colour, "colour")?;
-            let (ri, ci) = (i32::from(r) - i32::from(b'a'), i32::from(c) - i32::from(b'a'));
+            let (ri, ci) = (
+                i32::from(r) - i32::from(b'a'),
+                i32::from(c) - i32::from(b'a'),
+            );
             if board.cell(ri, ci) != Some(b'U') {
                 return Err(case.error("checkLegalInDirection is only tested on empty cells"));
             }
