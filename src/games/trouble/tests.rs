@@ -333,3 +333,50 @@ gFinish: -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"
     assert_eq!(t.items(), vec![PRINT_MOVES]);
     assert_eq!(prepared.target, crate::games::Target::Harness);
 }
+
+#[test]
+fn every_case_file_prepares_and_the_suite_has_its_size() {
+    let cases = crate::cases::load_dir(std::path::Path::new("cases/trouble")).expect("cases load");
+    let (mut units, mut games) = (0, 0);
+    for case in &cases {
+        let prepared = Trouble.prepare(case).unwrap_or_else(|e| panic!("{e}"));
+        match case.kind {
+            CaseKind::Unit => units += 1,
+            CaseKind::Program
+                if case.fields.get("seed").and_then(toml::Value::as_integer) != Some(-1) =>
+            {
+                games += 1;
+                // Keep each game small enough that the suite grades in seconds.
+                assert!(prepared.stdin.len() < 4000, "{}: stdin too long", case.name);
+            }
+            _ => {}
+        }
+    }
+    assert!(units >= 150, "{units} unit cases");
+    assert!(games >= 20, "{games} games");
+}
+
+#[test]
+fn the_rubric_has_the_handout_points() {
+    let spec = crate::spec::Spec::load(std::path::Path::new("specs/trouble")).expect("spec loads");
+    let auto: Vec<(&str, f64)> = spec
+        .items
+        .iter()
+        .filter(|i| !i.manual)
+        .map(|i| (i.id.as_str(), i.points))
+        .collect();
+    assert_eq!(
+        auto,
+        vec![
+            (COMPILES, 15.0),
+            (INITIALIZE_BOARD, 8.0),
+            (PRINT_STATUS, 10.0),
+            (PRINT_MOVES, 8.0),
+            (CHECK_WIN, 10.0),
+            (MOVE_PIECE, 14.0),
+            (PLAYER_TURN, 15.0)
+        ]
+    );
+    assert_eq!(spec.auto_points(), 80.0);
+    assert_eq!(spec.items.len(), 9);
+}
