@@ -9,10 +9,16 @@ pub struct Error {
 }
 
 impl Error {
+    /// Messages are kept to one line (parsers' multi-line messages are joined with "; ").
     pub fn config(message: impl Into<String>) -> Self {
-        Self {
-            message: message.into(),
-        }
+        let message: String = message.into();
+        let message = message
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .collect::<Vec<_>>()
+            .join("; ");
+        Self { message }
     }
 }
 

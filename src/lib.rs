@@ -1,7 +1,10 @@
 //! referee: autograder and reference checker for C board-game assignments.
 
 pub mod cases;
+pub mod cli;
 pub mod error;
 pub mod games;
+pub mod grade;
+pub mod report;
 pub mod rng;
 pub mod spec;

@@ -1,5 +1,7 @@
 //! Pure rule engines: a case in, the expected transcript out. No I/O, no processes, no clock.
 
+pub mod backgammon;
+pub mod othello;
 pub mod reversi;
 pub mod transcript;
 pub mod trouble;
@@ -104,7 +106,12 @@ pub struct ItemVerdict {
 
 /// Every game referee knows, in the order the CLI lists them.
 pub fn all() -> &'static [&'static dyn Game] {
-    &[&reversi::Reversi, &trouble::Trouble]
+    &[
+        &backgammon::Backgammon,
+        &reversi::Reversi,
+        &othello::Othello,
+        &trouble::Trouble,
+    ]
 }
 
 /// Looks a game up by its id.

@@ -1,0 +1,255 @@
+//! The command line (a contract: see `shared/design.md`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::builder::PossibleValuesParser;
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::error::Error;
+use crate::games::{self, Expectation};
+use crate::grade::build::Compiler;
+use crate::grade::submission;
+use crate::grade::{self, Assignment, Project, Settings};
+use crate::report::{self, BatchReport};
+
+#[derive(Parser)]
+#[command(
+    name = "referee",
+    version,
+    about = "Autograder and reference checker for C board-game assignments",
+    long_about = "Autograder and reference checker for C board-game assignments.\n\n\
+        referee compiles student C code, runs it in a sandbox on every case of the \
+        assignment, compares its output with the Rust reference's, and scores each rubric \
+        item. Failing cases come with the input that was given and a unified diff \
+        ('-' lines are expected, '+' lines are what the program printed).",
+    after_help = "Examples:\n  \
+        referee grade reversi Lab6.c                 check one file\n  \
+        referee grade reversi submissions/ -o out.json --format json\n  \
+        referee cases reversi                        list the cases and what they test\n  \
+        referee expect reversi sample-4x4 --input    show a case's input and expected output\n  \
+        referee check-reference                      the model solutions must get full marks\n\n\
+        Exit status: 0 when grading ran, 1 with --require-full (or check-reference) when \
+        points are missing, 2 for a usage or configuration error."
+)]
+pub struct Cli {
+    /// Folder holding referee's cases/, specs/ and reference/ (default: the current folder
+    /// or the checkout referee was built from; also REFEREE_ROOT).
+    #[arg(long, global = true, value_name = "DIR")]
+    root: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Grade one submission or a folder of submissions.
+    ///
+    /// PATH is a .c file, a folder of .c/.h files, a .zip, or a folder of submissions (one
+    /// file, folder or zip per student).
+    Grade {
+        /// The assignment.
+        #[arg(value_parser = game_ids())]
+        game: String,
+        /// Submissions to grade.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// Report format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Write the report to FILE instead of standard output.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Submissions graded at once (default: the number of cores).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+        /// Wall-clock seconds per run (default: the assignment's spec.toml).
+        #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+        timeout: Option<f64>,
+        /// Exit with status 1 when any submission misses auto-graded points.
+        #[arg(long)]
+        require_full: bool,
+    },
+    /// Print what the reference expects for one case (its exact output).
+    Expect {
+        #[arg(value_parser = game_ids())]
+        game: String,
+        /// The case name (see `referee cases GAME`).
+        case: String,
+        /// Print the case's input (stdin, arguments) before the output.
+        #[arg(long)]
+        input: bool,
+        /// Prefix each expected line with the rubric item it shows.
+        #[arg(long)]
+        tags: bool,
+    },
+    /// List the cases of an assignment with the rubric items they test.
+    Cases {
+        #[arg(value_parser = game_ids())]
+        game: String,
+    },
+    /// Grade the model solutions in reference/; exit 1 unless each gets full marks.
+    CheckReference {
+        /// One assignment (default: every assignment with a reference/ folder).
+        #[arg(value_parser = game_ids())]
+        game: Option<String>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+fn game_ids() -> PossibleValuesParser {
+    PossibleValuesParser::new(games::all().iter().map(|g| g.id()))
+}
+
+fn parse_timeout(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0 => Ok(seconds),
+        _ => Err(format!(
+            "'{text}' is not a number of seconds between 0 and 3600"
+        )),
+    }
+}
+
+/// Runs the command; the exit status is 0, 1 (points missing where that matters) or 2.
+pub fn run(cli: Cli) -> Result<i32, Error> {
+    let project = || Project::locate(cli.root.as_deref());
+    match cli.command {
+        Command::Grade {
+            game,
+            paths,
+            format,
+            output,
+            jobs,
+            timeout,
+            require_full,
+        } => {
+            let project = project()?;
+            let assignment = Assignment::load(&project, &game)?;
+            let submissions = submission::discover(&paths, assignment.spec.submission.layout)?;
+            let compiler = Compiler::find()?;
+            let settings = Settings::new(&assignment.spec.limits, timeout, jobs.map(usize::from));
+            let batch = grade::grade(&assignment, &submissions, &compiler, &settings)?;
+            let text = match format {
+                Format::Text => report::text::render(&batch),
+                Format::Json => report::json::render(&batch),
+            };
+            emit(&text, output.as_deref())?;
+            if output.is_some() {
+                eprintln!("{}", report::text::summary(&batch));
+            }
+            let missing = batch.submissions.iter().any(|s| !s.full_marks());
+            Ok(if require_full && missing { 1 } else { 0 })
+        }
+        Command::Expect {
+            game,
+            case,
+            input,
+            tags,
+        } => {
+            let project = project()?;
+            let assignment = Assignment::load(&project, &game)?;
+            let found = assignment.case(&case).ok_or_else(|| {
+                Error::config(format!(
+                    "{game} has no case named '{case}' (list them with `referee cases {game}`)"
+                ))
+            })?;
+            let mut out = String::new();
+            if input {
+                if !found.prepared.args.is_empty() {
+                    out.push_str(&format!("# arguments: {:?}\n", found.prepared.args));
+                }
+                out.push_str("# stdin:\n");
+                out.push_str(&found.prepared.stdin);
+                out.push_str("# expected output:\n");
+            }
+            let transcript = match &found.prepared.expect {
+                Expectation::Transcript(t) => t,
+                Expectation::Trace { example, .. } => example,
+            };
+            if tags {
+                for line in transcript.lines() {
+                    out.push_str(&format!("{:>16} | {}\n", line.item, line.text));
+                }
+            } else {
+                out.push_str(&transcript.text());
+            }
+            emit(&out, None)?;
+            Ok(0)
+        }
+        Command::Cases { game } => {
+            let project = project()?;
+            let assignment = Assignment::load(&project, &game)?;
+            let width = assignment
+                .cases
+                .iter()
+                .map(|c| c.spec.name.len())
+                .max()
+                .unwrap_or(4);
+            let mut out = String::new();
+            for case in &assignment.cases {
+                let kind = format!("{:?}", case.spec.kind).to_lowercase();
+                out.push_str(&format!(
+                    "{:<width$}  {:<7}  {}{}\n",
+                    case.spec.name,
+                    kind,
+                    case.items.join(","),
+                    case.spec
+                        .description
+                        .as_deref()
+                        .map(|d| format!("  — {d}"))
+                        .unwrap_or_default()
+                ));
+            }
+            out.push_str(&format!("{} cases\n", assignment.cases.len()));
+            emit(&out, None)?;
+            Ok(0)
+        }
+        Command::CheckReference { game } => {
+            let project = project()?;
+            check_reference(&project, game.as_deref())
+        }
+    }
+}
+
+fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> {
+    let ids: Vec<&str> = match only {
+        Some(id) => vec![id],
+        None => games::all()
+            .iter()
+            .map(|g| g.id())
+            .filter(|id| project.reference_dir(id).is_dir())
+            .collect(),
+    };
+    let compiler = Compiler::find()?;
+    let mut all_full = true;
+    for id in ids {
+        let assignment = Assignment::load(project, id)?;
+        let dir = project.reference_dir(id);
+        let submissions = submission::discover(&[dir], assignment.spec.submission.layout)?;
+        let settings = Settings::new(&assignment.spec.limits, None, None);
+        let batch: BatchReport = grade::grade(&assignment, &submissions, &compiler, &settings)?;
+        emit(&report::text::render(&batch), None)?;
+        all_full &= batch.submissions.iter().all(|s| s.full_marks());
+    }
+    Ok(if all_full { 0 } else { 1 })
+}
+
+fn emit(text: &str, path: Option<&Path>) -> Result<(), Error> {
+    match path {
+        Some(path) => std::fs::write(path, text).map_err(|e| {
+            Error::config(format!("{}: cannot write the report: {e}", path.display()))
+        }),
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe (`| head`) is not an error worth reporting.
+            let _ = stdout.write_all(text.as_bytes());
+            let _ = stdout.flush();
+            Ok(())
+        }
+    }
+}

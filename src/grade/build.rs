@@ -1,0 +1,244 @@
+//! Compiles a submission with the C compiler the `cc` crate finds: the student's program,
+//! and the game's unit harness linked with the student's functions.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use super::sandbox::{self, RunLimits, RunRequest, Termination};
+use super::submission::Submission;
+use crate::error::Error;
+use crate::games::Target;
+use crate::spec::Spec;
+
+const RUNTIME_SOURCE: &str = include_str!("referee_rt.c");
+const RUNTIME_NAME: &str = "referee_rt.c";
+
+/// The C compiler and its version line (part of what identifies a build).
+#[derive(Debug, Clone)]
+pub struct Compiler {
+    pub path: PathBuf,
+    pub version: String,
+}
+
+impl Compiler {
+    /// Finds the compiler the way the `cc` crate does (honouring `CC`), and checks it runs.
+    pub fn find() -> Result<Self, Error> {
+        let tool = cc::Build::new()
+            .cargo_metadata(false)
+            .cargo_warnings(false)
+            .target(env!("REFEREE_TARGET"))
+            .host(env!("REFEREE_HOST"))
+            .opt_level(0)
+            .try_get_compiler()
+            .map_err(|e| Error::config(format!("no C compiler found: {e}")))?;
+        let path = tool.path().to_path_buf();
+        let output = Command::new(&path).arg("--version").output().map_err(|e| {
+            Error::config(format!(
+                "no C compiler found: '{}' cannot be run ({e}); install gcc or set CC",
+                path.display()
+            ))
+        })?;
+        if !output.status.success() {
+            return Err(Error::config(format!(
+                "the C compiler '{}' does not work ('--version' failed); install gcc or set CC",
+                path.display()
+            )));
+        }
+        let version = String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        Ok(Compiler { path, version })
+    }
+}
+
+/// A built binary, or why there is none.
+#[derive(Debug)]
+pub struct Built {
+    pub binary: Option<PathBuf>,
+    /// Compiler output (warnings, errors), as the student would see it.
+    pub log: String,
+    /// Object files of the student's own sources (for `nm`).
+    pub objects: Vec<PathBuf>,
+}
+
+/// The build folder of one submission: its sources side by side with the provided files.
+pub struct Workspace {
+    dir: tempfile::TempDir,
+    sources: Vec<String>,
+}
+
+impl Workspace {
+    /// Writes the sources, replacing files the spec provides, adding missing ones.
+    pub fn create(submission: &Submission, spec: &Spec) -> std::io::Result<Self> {
+        let dir = tempfile::Builder::new()
+            .prefix("referee-build-")
+            .tempdir()?;
+        for file in &submission.files {
+            if !spec.submission.provided.contains(&file.name) {
+                std::fs::write(dir.path().join(&file.name), &file.bytes)?;
+            }
+        }
+        let mut provided: Vec<&String> = spec.submission.provided.iter().collect();
+        provided.extend(
+            spec.submission
+                .provided_if_missing
+                .iter()
+                .filter(|name| !submission.files.iter().any(|f| &&f.name == name)),
+        );
+        for name in provided {
+            std::fs::copy(spec.dir.join(name), dir.path().join(name))?;
+        }
+        std::fs::write(dir.path().join(RUNTIME_NAME), RUNTIME_SOURCE)?;
+        let mut sources: Vec<String> = std::fs::read_dir(dir.path())?
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".c") && name != RUNTIME_NAME)
+            .collect();
+        sources.sort();
+        Ok(Workspace { dir, sources })
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Builds `target` with `extra` flags into its own subfolder of the workspace.
+    pub fn build(
+        &self,
+        compiler: &Compiler,
+        spec: &Spec,
+        target: &Target,
+        extra: &[String],
+        timeout: Duration,
+    ) -> std::io::Result<Built> {
+        let tag = build_tag(target, extra);
+        let out_dir = self.path().join(&tag);
+        std::fs::create_dir_all(&out_dir)?;
+        let mut log = String::new();
+        let mut flags: Vec<String> = spec.build.flags.clone();
+        flags.extend(extra.iter().cloned());
+        let mut student_flags = flags.clone();
+        if *target == Target::Harness {
+            student_flags.extend(spec.build.harness_student_flags.iter().cloned());
+        }
+        let mut objects = Vec::new();
+        for source in &self.sources {
+            let object = out_dir.join(source.replace(".c", ".o"));
+            let mut args = student_flags.clone();
+            args.extend(["-c".into(), source.clone(), "-o".into(), path_arg(&object)]);
+            if !self.compile(compiler, &args, timeout, &mut log)? {
+                return Ok(Built {
+                    binary: None,
+                    log,
+                    objects,
+                });
+            }
+            objects.push(object);
+        }
+        let binary = out_dir.join(match target {
+            Target::Program => "program",
+            Target::Harness => "harness",
+        });
+        let mut args = flags;
+        args.extend(["-I".into(), path_arg(self.path())]);
+        args.extend(["-o".into(), path_arg(&binary)]);
+        if *target == Target::Harness {
+            match &spec.build.harness {
+                Some(harness) => args.push(path_arg(&spec.dir.join(harness))),
+                None => {
+                    log.push_str("this game has no unit-test harness\n");
+                    return Ok(Built {
+                        binary: None,
+                        log,
+                        objects,
+                    });
+                }
+            }
+        }
+        args.push(RUNTIME_NAME.into());
+        args.extend(objects.iter().map(|o| path_arg(o)));
+        args.extend(spec.build.link.iter().cloned());
+        let linked = self.compile(compiler, &args, timeout, &mut log)?;
+        Ok(Built {
+            binary: linked.then_some(binary),
+            log,
+            objects,
+        })
+    }
+
+    /// Runs the compiler in the workspace under limits; appends its output to `log`.
+    fn compile(
+        &self,
+        compiler: &Compiler,
+        args: &[String],
+        timeout: Duration,
+        log: &mut String,
+    ) -> std::io::Result<bool> {
+        let limits = RunLimits {
+            timeout,
+            cpu_seconds: timeout.as_secs().max(1) + 1,
+            memory_bytes: 4 << 30,
+            output_bytes: 256 << 10,
+            file_size_bytes: 256 << 20,
+            open_files: 256,
+            processes: 4096,
+        };
+        let outcome = sandbox::run(&RunRequest {
+            program: &compiler.path,
+            args,
+            stdin: b"",
+            env: &[],
+            cwd: Some(self.path()),
+            limits: &limits,
+        })?;
+        log.push_str(&String::from_utf8_lossy(&outcome.stderr));
+        log.push_str(&String::from_utf8_lossy(&outcome.stdout));
+        Ok(match outcome.termination {
+            Termination::Exited(0) => true,
+            Termination::Exited(_) => false,
+            Termination::Timeout => {
+                log.push_str(&format!(
+                    "referee: the compiler was stopped after {} s\n",
+                    timeout.as_secs_f64()
+                ));
+                false
+            }
+            Termination::OutputLimit => {
+                log.push_str("referee: the compiler printed too much and was stopped\n");
+                false
+            }
+            Termination::Signaled(signal) => {
+                log.push_str(&format!(
+                    "referee: the compiler died: {}\n",
+                    sandbox::signal_name(signal)
+                ));
+                false
+            }
+        })
+    }
+}
+
+fn path_arg(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// A folder name for one (target, flags) build.
+fn build_tag(target: &Target, extra: &[String]) -> String {
+    let base = match target {
+        Target::Program => "program",
+        Target::Harness => "harness",
+    };
+    let flags: String = extra
+        .iter()
+        .flat_map(|f| f.chars())
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if flags.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base}{flags}")
+    }
+}

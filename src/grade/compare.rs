@@ -1,0 +1,399 @@
+//! Compares a program's output with the tagged expected transcript: one line diff, a
+//! mismatch class, the items whose lines differ, and a unified diff a student can read.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+use similar::{capture_diff_slices, group_diff_ops, Algorithm, DiffOp};
+
+use crate::games::Transcript;
+use crate::spec::CompareMode;
+
+/// What kind of difference there is between the outputs, judged on the raw text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mismatch {
+    None,
+    /// Only CRLF line endings differ.
+    Crlf,
+    /// Only the final newline is missing or extra.
+    FinalNewline,
+    /// Only blanks at the ends of lines differ.
+    TrailingSpace,
+    /// Only empty lines differ.
+    BlankLines,
+    /// Only spacing inside lines differs.
+    Whitespace,
+    /// Only upper/lower case differs.
+    Case,
+    /// The text differs.
+    Content,
+}
+
+impl Mismatch {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Mismatch::None => "identical",
+            Mismatch::Crlf => "only line endings differ (CRLF instead of LF)",
+            Mismatch::FinalNewline => "only the newline at the very end differs",
+            Mismatch::TrailingSpace => "only spaces at the ends of lines differ",
+            Mismatch::BlankLines => "only empty lines differ",
+            Mismatch::Whitespace => "only spacing differs",
+            Mismatch::Case => "only upper/lower case differs",
+            Mismatch::Content => "the text differs",
+        }
+    }
+}
+
+pub fn classify(expected: &str, actual: &str) -> Mismatch {
+    if expected == actual {
+        return Mismatch::None;
+    }
+    if expected.replace("\r\n", "\n") == actual.replace("\r\n", "\n") {
+        return Mismatch::Crlf;
+    }
+    if expected.trim_end_matches('\n') == actual.trim_end_matches('\n') {
+        return Mismatch::FinalNewline;
+    }
+    let trimmed = |s: &str| -> Vec<String> {
+        let mut lines: Vec<String> = s.lines().map(|l| l.trim_end().to_string()).collect();
+        while lines.last().is_some_and(|l| l.is_empty()) {
+            lines.pop();
+        }
+        lines
+    };
+    if trimmed(expected) == trimmed(actual) {
+        return Mismatch::TrailingSpace;
+    }
+    let non_blank = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.trim_end().to_string())
+            .collect()
+    };
+    if non_blank(expected) == non_blank(actual) {
+        return Mismatch::BlankLines;
+    }
+    let words = |s: &str| -> Vec<String> {
+        s.lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    if words(expected) == words(actual) {
+        return Mismatch::Whitespace;
+    }
+    if expected.to_lowercase() == actual.to_lowercase() {
+        return Mismatch::Case;
+    }
+    Mismatch::Content
+}
+
+/// The outcome of comparing one run's output.
+#[derive(Debug, Clone)]
+pub struct Comparison {
+    pub mismatch: Mismatch,
+    /// Items with at least one line that differs in the comparison mode, or that an extra
+    /// output line is charged to.
+    pub failed_items: BTreeSet<&'static str>,
+    /// Unified diff (empty when the outputs match in the comparison mode).
+    pub diff: String,
+}
+
+/// A line of output with its terminator noted, as the diff sees it.
+struct OutLine<'a> {
+    text: &'a str,
+    newline: bool,
+}
+
+fn split_lines(text: &str) -> Vec<OutLine<'_>> {
+    text.split_inclusive('\n')
+        .map(|line| match line.strip_suffix('\n') {
+            Some(text) => OutLine {
+                text,
+                newline: true,
+            },
+            None => OutLine {
+                text: line,
+                newline: false,
+            },
+        })
+        .collect()
+}
+
+/// The key two lines are compared by in `mode`.
+fn key(mode: CompareMode, text: &str, newline: bool) -> String {
+    match mode {
+        CompareMode::Exact => {
+            let mut key = text.to_string();
+            if newline {
+                key.push('\n');
+            }
+            key
+        }
+        CompareMode::TrailingSpace => text.trim_end_matches([' ', '\t', '\r']).to_string(),
+        CompareMode::Whitespace => text.split_whitespace().collect::<Vec<_>>().join(" "),
+    }
+}
+
+/// In the lenient modes, blank lines at the very end do not count.
+fn trim_trailing_blank(mode: CompareMode, keys: &mut Vec<String>) {
+    if mode != CompareMode::Exact {
+        while keys.last().is_some_and(|k| k.is_empty()) {
+            keys.pop();
+        }
+    }
+}
+
+/// Diff lines shown before the rest is cut.
+pub const MAX_DIFF_LINES: usize = 80;
+
+pub fn compare(expected: &Transcript, actual: &str, mode: CompareMode) -> Comparison {
+    let expected_lines = expected.lines();
+    let actual_lines = split_lines(actual);
+    let mut old: Vec<String> = expected_lines
+        .iter()
+        .map(|l| key(mode, &l.text, l.newline))
+        .collect();
+    let mut new: Vec<String> = actual_lines
+        .iter()
+        .map(|l| key(mode, l.text, l.newline))
+        .collect();
+    trim_trailing_blank(mode, &mut old);
+    trim_trailing_blank(mode, &mut new);
+
+    let ops = capture_diff_slices(Algorithm::Myers, &old, &new);
+    let item_at = |index: usize| {
+        expected_lines
+            .get(index.min(expected_lines.len().saturating_sub(1)))
+            .map(|line| line.item)
+    };
+    let mut failed_items = BTreeSet::new();
+    // Extra lines between two items' output: (item before, item after).
+    let mut boundary_inserts = Vec::new();
+    for op in &ops {
+        match *op {
+            DiffOp::Equal { .. } => {}
+            DiffOp::Delete {
+                old_index, old_len, ..
+            }
+            | DiffOp::Replace {
+                old_index, old_len, ..
+            } => failed_items.extend((old_index..old_index + old_len).filter_map(item_at)),
+            DiffOp::Insert { old_index, .. } => {
+                let before = item_at(old_index.saturating_sub(1));
+                let after = if old_index < expected_lines.len() {
+                    item_at(old_index)
+                } else {
+                    before
+                };
+                match (before, after) {
+                    (Some(b), Some(a)) if a != b => boundary_inserts.push((b, a)),
+                    (Some(item), _) | (None, Some(item)) => {
+                        failed_items.insert(item);
+                    }
+                    (None, None) => {}
+                }
+            }
+        }
+    }
+    // Extra lines where one step's output ends and the next begins are charged to the
+    // line they follow, unless a neighbour already fails on its own lines (e.g. a list
+    // printed in the wrong place shows up as an insertion before the next item's lines).
+    for (before, after) in boundary_inserts {
+        if !failed_items.contains(before) && !failed_items.contains(after) {
+            failed_items.insert(before);
+        }
+    }
+
+    let matched = failed_items.is_empty();
+    let expected_text = expected.text();
+    Comparison {
+        mismatch: classify(&expected_text, actual),
+        failed_items,
+        diff: if matched {
+            String::new()
+        } else {
+            let expected_view: Vec<OutLine> = expected_lines
+                .iter()
+                .map(|l| OutLine {
+                    text: &l.text,
+                    newline: l.newline,
+                })
+                .collect();
+            unified_diff(&ops, &expected_view, &actual_lines)
+        },
+    }
+}
+
+fn unified_diff(ops: &[DiffOp], old: &[OutLine], new: &[OutLine]) -> String {
+    let mut lines = vec!["--- expected".to_string(), "+++ your output".to_string()];
+    for group in group_diff_ops(ops.to_vec(), 3) {
+        let (Some(first), Some(last)) = (group.first(), group.last()) else {
+            continue;
+        };
+        let old_range = first.old_range().start..last.old_range().end;
+        let new_range = first.new_range().start..last.new_range().end;
+        lines.push(format!(
+            "@@ -{} +{} @@",
+            hunk_range(&old_range),
+            hunk_range(&new_range)
+        ));
+        for op in &group {
+            match *op {
+                DiffOp::Equal { old_index, len, .. } => {
+                    for line in &old[old_index..old_index + len] {
+                        push_line(&mut lines, ' ', line);
+                    }
+                }
+                _ => {
+                    for line in &old[op.old_range()] {
+                        push_line(&mut lines, '-', line);
+                    }
+                    for line in &new[op.new_range()] {
+                        push_line(&mut lines, '+', line);
+                    }
+                }
+            }
+        }
+    }
+    if lines.len() > MAX_DIFF_LINES {
+        let cut = lines.len() - MAX_DIFF_LINES;
+        lines.truncate(MAX_DIFF_LINES);
+        lines.push(format!("… {cut} more diff lines not shown"));
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
+}
+
+fn hunk_range(range: &std::ops::Range<usize>) -> String {
+    let len = range.end - range.start;
+    let start = if len == 0 {
+        range.start
+    } else {
+        range.start + 1
+    };
+    format!("{start},{len}")
+}
+
+fn push_line(lines: &mut Vec<String>, sign: char, line: &OutLine) {
+    lines.push(format!("{sign}{}", visible(line.text)));
+    if !line.newline {
+        lines.push("\\ (no newline at end of line)".to_string());
+    }
+}
+
+/// Makes invisible characters visible: `·` for spaces at line end, `→` for tabs, `␍` for a
+/// carriage return, `␀`-style symbols for other control characters.
+pub fn visible(text: &str) -> String {
+    let trailing = text.len() - text.trim_end_matches(' ').len();
+    let body = &text[..text.len() - trailing];
+    let mut out = String::with_capacity(text.len() + trailing);
+    for ch in body.chars() {
+        match ch {
+            '\t' => out.push('→'),
+            '\r' => out.push('␍'),
+            c if (c as u32) < 0x20 => {
+                out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?'));
+            }
+            '\u{7f}' => out.push('␡'),
+            c => out.push(c),
+        }
+    }
+    out.extend(std::iter::repeat_n('·', trailing));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn transcript(parts: &[(&'static str, &str)]) -> Transcript {
+        let mut t = Transcript::new();
+        for (item, text) in parts {
+            t.print(item, text);
+        }
+        t
+    }
+
+    #[test]
+    fn identical_output_passes_every_item() {
+        let t = transcript(&[("a", "one\n"), ("b", "two\n")]);
+        let c = compare(&t, "one\ntwo\n", CompareMode::Exact);
+        assert!(c.failed_items.is_empty());
+        assert_eq!(c.mismatch, Mismatch::None);
+        assert!(c.diff.is_empty());
+    }
+
+    #[test]
+    fn a_wrong_line_costs_only_its_item() {
+        let t = transcript(&[("a", "one\n"), ("b", "two\n"), ("c", "three\n")]);
+        let c = compare(&t, "one\nTWO!\nthree\n", CompareMode::Exact);
+        assert_eq!(c.failed_items, BTreeSet::from(["b"]));
+        assert!(c.diff.contains("-two\n+TWO!"), "{}", c.diff);
+    }
+
+    #[test]
+    fn a_missing_newline_after_a_prompt_costs_the_prompt_item() {
+        let t = transcript(&[("a", "board\n"), ("m", "Enter a move:\nValid move.\n")]);
+        let c = compare(&t, "board\nEnter a move:Valid move.\n", CompareMode::Exact);
+        assert_eq!(c.failed_items, BTreeSet::from(["m"]));
+    }
+
+    #[test]
+    fn lines_printed_in_the_wrong_place_cost_the_item_that_misplaced_them() {
+        let t = transcript(&[("config", "board\n"), ("moves", "W:\nw1\nB:\nb1\n")]);
+        let c = compare(&t, "board\nB:\nb1\nW:\nw1\n", CompareMode::Exact);
+        assert_eq!(c.failed_items, BTreeSet::from(["moves"]));
+    }
+
+    #[test]
+    fn an_extra_line_is_charged_to_the_line_it_follows() {
+        let t = transcript(&[("a", "one\n"), ("b", "two\n")]);
+        let c = compare(&t, "one\nextra\ntwo\n", CompareMode::Exact);
+        assert_eq!(c.failed_items, BTreeSet::from(["a"]));
+    }
+
+    #[test]
+    fn trailing_space_mode_ignores_trailing_blanks_but_names_them() {
+        let t = transcript(&[("a", "x  \ny\n")]);
+        let c = compare(&t, "x\ny\n\n", CompareMode::TrailingSpace);
+        assert!(c.failed_items.is_empty());
+        let exact = compare(&t, "x\ny\n", CompareMode::Exact);
+        assert_eq!(exact.mismatch, Mismatch::TrailingSpace);
+        assert!(exact.diff.contains("-x··"), "{}", exact.diff);
+    }
+
+    #[test]
+    fn mismatch_classes() {
+        assert_eq!(classify("a\nb\n", "a\r\nb\r\n"), Mismatch::Crlf);
+        assert_eq!(classify("a\nb\n", "a\nb"), Mismatch::FinalNewline);
+        assert_eq!(classify("a\nb\n", "a\n\nb\n"), Mismatch::BlankLines);
+        assert_eq!(classify("a b\n", "a  b\n"), Mismatch::Whitespace);
+        assert_eq!(classify("Valid move.\n", "valid move.\n"), Mismatch::Case);
+        assert_eq!(classify("a\n", "b\n"), Mismatch::Content);
+    }
+
+    #[test]
+    fn a_missing_final_newline_is_shown() {
+        let t = transcript(&[("a", "end\n")]);
+        let c = compare(&t, "end", CompareMode::Exact);
+        assert_eq!(c.failed_items, BTreeSet::from(["a"]));
+        assert!(c.diff.contains("+end\n\\ (no newline"), "{}", c.diff);
+    }
+
+    #[test]
+    fn long_diffs_are_cut_with_a_count() {
+        let expected: String = (0..200).map(|i| format!("line {i}\n")).collect();
+        let t = transcript(&[("a", &expected)]);
+        let c = compare(&t, "", CompareMode::Exact);
+        assert!(c.diff.lines().count() <= MAX_DIFF_LINES + 1);
+        assert!(c.diff.contains("more diff lines not shown"));
+    }
+
+    #[test]
+    fn control_characters_are_visible() {
+        assert_eq!(visible("a\tb\r\0 "), "a→b␍␀·");
+    }
+}

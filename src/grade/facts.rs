@@ -1,0 +1,263 @@
+//! Facts about the source reported for the TA, scored by no item unless the rubric says so:
+//! required helpers defined and called, keywords used, global variables (from `nm`).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+use crate::spec::FactsSpec;
+
+/// An identifier in the code with what it is used as.
+struct Token {
+    word: String,
+    /// Brace depth where it stands (0 = file scope).
+    depth: usize,
+    /// The next significant character is `(`.
+    before_paren: bool,
+    /// The function whose body holds it, if any.
+    inside: Option<String>,
+}
+
+/// Blanks out comments, string and character literals, keeping lengths and newlines.
+fn strip_comments_and_literals(src: &str) -> String {
+    let bytes = src.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &bytes[i..];
+        if rest.starts_with(b"//") {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                out.push(b' ');
+                i += 1;
+            }
+        } else if rest.starts_with(b"/*") {
+            out.extend_from_slice(b"  ");
+            i += 2;
+            while i < bytes.len() && !bytes[i..].starts_with(b"*/") {
+                out.push(if bytes[i] == b'\n' { b'\n' } else { b' ' });
+                i += 1;
+            }
+            out.extend(std::iter::repeat_n(b' ', 2.min(bytes.len() - i)));
+            i = (i + 2).min(bytes.len());
+        } else if bytes[i] == b'"' || bytes[i] == b'\'' {
+            let quote = bytes[i];
+            out.push(b' ');
+            i += 1;
+            while i < bytes.len() && bytes[i] != quote && bytes[i] != b'\n' {
+                let step = if bytes[i] == b'\\' { 2 } else { 1 };
+                let step = step.min(bytes.len() - i);
+                out.extend(std::iter::repeat_n(b' ', step));
+                i += step;
+            }
+            if i < bytes.len() {
+                out.push(b' ');
+                i += 1;
+            }
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The identifiers of a source file and the functions it defines (has a body for).
+struct Scan {
+    tokens: Vec<Token>,
+    defined: Vec<String>,
+}
+
+fn scan(src: &str) -> Scan {
+    let code = strip_comments_and_literals(src);
+    let chars: Vec<char> = code.chars().collect();
+    let mut result = Vec::new();
+    let mut defined = Vec::new();
+    let mut depth = 0usize;
+    let mut current_function: Option<String> = None;
+    // The last identifier seen before a `(` at file scope: the candidate function name.
+    let mut pending_function: Option<String> = None;
+    let mut i = 0;
+    let mut in_directive = false;
+    let mut line_start = true;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\n' {
+            in_directive = in_directive && i > 0 && chars[i - 1] == '\\';
+            line_start = true;
+            i += 1;
+            continue;
+        }
+        if line_start && c == '#' {
+            in_directive = true;
+        }
+        if !c.is_whitespace() {
+            line_start = false;
+        }
+        if in_directive {
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            let mut j = i;
+            while j < chars.len() && chars[j].is_whitespace() {
+                j += 1;
+            }
+            let before_paren = j < chars.len() && chars[j] == '(';
+            if depth == 0 && before_paren {
+                pending_function = Some(word.clone());
+            }
+            result.push(Token {
+                word,
+                depth,
+                before_paren,
+                inside: current_function.clone(),
+            });
+            continue;
+        }
+        match c {
+            '{' => {
+                if depth == 0 {
+                    current_function = pending_function.take();
+                    defined.extend(current_function.clone());
+                }
+                depth += 1;
+            }
+            '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    current_function = None;
+                }
+            }
+            ';' if depth == 0 => pending_function = None,
+            _ => {}
+        }
+        i += 1;
+    }
+    Scan {
+        tokens: result,
+        defined,
+    }
+}
+
+/// Whether `name` is called from a function other than itself.
+fn called_elsewhere(tokens: &[Token], name: &str) -> bool {
+    tokens.iter().any(|t| {
+        t.word == name && t.depth > 0 && t.before_paren && t.inside.as_deref() != Some(name)
+    })
+}
+
+/// Facts from the sources' text.
+pub fn source_facts(spec: &FactsSpec, sources: &[(String, String)]) -> BTreeMap<String, Value> {
+    let scans: Vec<Scan> = sources
+        .iter()
+        .filter(|(name, _)| name.ends_with(".c") || name.ends_with(".h"))
+        .map(|(_, text)| scan(text))
+        .collect();
+    let all: Vec<&Token> = scans.iter().flat_map(|s| &s.tokens).collect();
+    let mut facts = BTreeMap::new();
+    if !spec.helpers.is_empty() {
+        let helpers: serde_json::Map<String, Value> = spec
+            .helpers
+            .iter()
+            .map(|name| {
+                let defined = scans.iter().any(|s| s.defined.contains(name));
+                let called = scans.iter().any(|s| called_elsewhere(&s.tokens, name));
+                (
+                    name.clone(),
+                    json!({ "defined": defined, "called": called }),
+                )
+            })
+            .collect();
+        facts.insert("helpers".into(), Value::Object(helpers));
+    }
+    for keyword in &spec.keywords {
+        let uses = all.iter().filter(|t| t.word == *keyword).count();
+        facts.insert(format!("uses_{keyword}"), json!(uses));
+    }
+    facts
+}
+
+/// Global variables defined in the object files (data, bss, common and read-only symbols,
+/// file-scope statics included), less the template's. `Err` when `nm` cannot be run.
+pub fn globals(objects: &[&Path], template: &[String]) -> Result<Vec<String>, String> {
+    let mut names = Vec::new();
+    for object in objects {
+        let output = Command::new("nm")
+            .arg(object)
+            .output()
+            .map_err(|e| format!("nm could not run: {e}"))?;
+        if !output.status.success() {
+            return Err(format!(
+                "nm failed on {}: {}",
+                object.display(),
+                String::from_utf8_lossy(&output.stderr).trim()
+            ));
+        }
+        for line in String::from_utf8_lossy(&output.stdout).lines() {
+            let mut parts = line.split_whitespace().rev();
+            let (Some(name), Some(kind)) = (parts.next(), parts.next()) else {
+                continue;
+            };
+            // `name.0` is a function-local static, not a global.
+            if "BbCDdGgRrSsV".contains(kind) && kind.len() == 1 && !name.contains('.') {
+                names.push(name.to_string());
+            }
+        }
+    }
+    names.retain(|n| !template.contains(n));
+    names.sort();
+    names.dedup();
+    Ok(names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = r#"
+#include <stdio.h>
+#define CALL(x) printBoard(x)
+void printBoard(char b[][26], int n);
+/* printBoard( in a comment */
+bool positionInBounds(int n, char r, char c) { return positionInBounds(n, r, c); }
+void printBoard(char b[][26], int n) { printf("printBoard(%d)", n); }
+int main(void) { char b[26][26]; printBoard(b, 4); goto end; end: return 0; }
+"#;
+
+    #[test]
+    fn helpers_defined_and_called_from_elsewhere() {
+        let spec = FactsSpec {
+            helpers: vec![
+                "printBoard".into(),
+                "positionInBounds".into(),
+                "missing".into(),
+            ],
+            keywords: vec!["goto".into(), "struct".into()],
+            ..FactsSpec::default()
+        };
+        let facts = source_facts(&spec, &[("Lab6.c".into(), SRC.into())]);
+        let helpers = &facts["helpers"];
+        assert_eq!(
+            helpers["printBoard"],
+            json!({"defined": true, "called": true})
+        );
+        // Only recursion: not called from elsewhere.
+        assert_eq!(
+            helpers["positionInBounds"],
+            json!({"defined": true, "called": false})
+        );
+        assert_eq!(
+            helpers["missing"],
+            json!({"defined": false, "called": false})
+        );
+        assert_eq!(facts["uses_goto"], json!(1));
+        assert_eq!(facts["uses_struct"], json!(0));
+    }
+}

@@ -1,0 +1,94 @@
+//! Helpers shared by the integration tests: run referee, read its JSON report.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// The checkout's root (cases/, specs/, reference/, tests/submissions/).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn referee() -> Command {
+    let mut command = Command::cargo_bin("referee").expect("the referee binary is built");
+    command.current_dir(root()).env_remove("REFEREE_ROOT");
+    command
+}
+
+/// `referee grade GAME PATH --format json` plus `extra`, parsed.
+pub fn grade_json(game: &str, path: &Path, extra: &[&str]) -> Value {
+    let output = referee()
+        .args(["grade", game])
+        .arg(path)
+        .args(["--format", "json"])
+        .args(extra)
+        .output()
+        .expect("referee runs");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "referee failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("the report is JSON")
+}
+
+/// The only submission of a report.
+pub fn only_submission(report: &Value) -> &Value {
+    let submissions = report["submissions"].as_array().expect("submissions array");
+    assert_eq!(submissions.len(), 1, "one submission expected");
+    &submissions[0]
+}
+
+/// Item id -> (score, max_score) for the auto-graded items.
+pub fn item_scores(submission: &Value) -> BTreeMap<String, (f64, f64)> {
+    submission["items"]
+        .as_array()
+        .expect("items array")
+        .iter()
+        .filter(|item| item["manual"] == Value::Bool(false))
+        .map(|item| {
+            (
+                item["id"].as_str().expect("id").to_string(),
+                (
+                    item["score"].as_f64().expect("score"),
+                    item["max_score"].as_f64().expect("max_score"),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// Asserts that exactly the items in `losing` lose points and every other auto item keeps
+/// full points.
+pub fn assert_loses_exactly(submission: &Value, losing: &[&str]) {
+    let scores = item_scores(submission);
+    for item in losing {
+        assert!(scores.contains_key(*item), "no item {item} in {scores:?}");
+    }
+    for (id, (score, max)) in &scores {
+        if losing.contains(&id.as_str()) {
+            assert!(score < max, "{id} should lose points: {score}/{max}");
+        } else {
+            assert_eq!(score, max, "{id} should keep its points");
+        }
+    }
+}
+
+/// Statuses of one item's cases.
+pub fn case_statuses(submission: &Value, item: &str) -> Vec<String> {
+    submission["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .find(|i| i["id"] == item)
+        .expect("item present")["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .map(|c| c["status"].as_str().expect("status").to_string())
+        .collect()
+}
