@@ -1,7 +1,7 @@
 /*
  * Buggy submission for referee's tests: the model solution with one realistic mistake.
- * Bug: checkWin counts the pieces on the finish line and reports a win at three.
- * Must lose: checkWin, and playerTurn (games where a player gets three pieces home end early).
+ * Bug: checkWin counts the pieces on the finish line and reports a win at three (so games where a player gets three pieces home also end early).
+ * Must lose: checkWin, playerTurn.
  * Must keep: compiles, initializeBoard, printStatus, printMoves, movePiece.
  */
 
