@@ -51,6 +51,13 @@ struct ProgramCase {
 
 fn run_program(case: &CaseSpec, input: &ProgramCase) -> Result<Prepared, Error> {
     if input.seed == -1 {
+        let only_seed = input.players.is_none()
+            && input.inputs.is_none()
+            && input.policy.is_none()
+            && input.rejected_players.is_empty();
+        if !only_seed {
+            return Err(case.error("seed -1 ends the program at once: give no other fields"));
+        }
         let run = play::run_main(-1, &[], &mut Scripted::new(Vec::new()), COMPILES)
             .map_err(|e| case.error(e))?;
         let mut prepared = Prepared::program(run.stdin, run.out);
@@ -74,9 +81,16 @@ fn run_program(case: &CaseSpec, input: &ProgramCase) -> Result<Prepared, Error> 
 
     let mut source: Box<dyn play::Input> = match (&input.inputs, input.policy) {
         (Some(tokens), None) => {
-            if input.end.is_some() || input.moves.is_some() || input.invalid_every > 0 {
-                return Err(case
-                    .error("inputs is a literal list: end, moves and invalid_every do not apply"));
+            let policy_fields = input.end.is_some()
+                || input.moves.is_some()
+                || input.invalid_every > 0
+                || input.bad_tokens
+                || input.policy_seed != 0;
+            if policy_fields {
+                return Err(case.error(
+                    "inputs is a literal list: end, moves, invalid_every, bad_tokens \
+                     and policy_seed do not apply",
+                ));
             }
             Box::new(Scripted::new(tokens.clone()))
         }
@@ -205,35 +219,61 @@ fn board_arrays(board: &Board) -> String {
     arrays_text(board.pieces(), &board.home_counts(), &board.ring(), &finish)
 }
 
-fn run_unit(case: &CaseSpec, unit: &UnitCase) -> Result<Prepared, Error> {
-    let mut out = Transcript::new();
-    let (item, call, state, after, printed, result) = match unit {
+/// One harness call: what the script sets up and what the harness must print back.
+struct UnitCall {
+    item: &'static str,
+    /// The script's first line, echoed by the harness as `call <line>`.
+    call: String,
+    /// The four arrays before the call, in the script's form.
+    before: String,
+    /// What the function prints.
+    printed: String,
+    /// The return value; `None` for a void function.
+    result: Option<i32>,
+    after: Board,
+}
+
+impl UnitCall {
+    /// A call on a position that the function must leave as it is.
+    fn on(
+        item: &'static str,
+        call: String,
+        board: Board,
+        printed: String,
+        result: Option<i32>,
+    ) -> Self {
+        UnitCall {
+            item,
+            call,
+            before: board_arrays(&board),
+            printed,
+            result,
+            after: board,
+        }
+    }
+}
+
+fn unit_call(case: &CaseSpec, unit: &UnitCase) -> Result<UnitCall, Error> {
+    Ok(match unit {
         UnitCase::InitializeBoard { pieces, junk } => {
-            let before = match junk {
-                Some(v) => arrays_text(&[*v; 16], &[*v; 4], &[*v; 28], &[*v; 16]),
-                None => board_arrays(&board_from(case, pieces)?),
+            let before = match (junk, pieces.is_empty()) {
+                (Some(v), true) => arrays_text(&[*v; 16], &[*v; 4], &[*v; 28], &[*v; 16]),
+                (Some(_), false) => return Err(case.error("give pieces or junk, not both")),
+                (None, _) => board_arrays(&board_from(case, pieces)?),
             };
-            let after = Board::new();
-            (
-                INITIALIZE_BOARD,
-                "initializeBoard".to_string(),
+            UnitCall {
+                item: INITIALIZE_BOARD,
+                call: "initializeBoard".into(),
                 before,
-                after,
-                String::new(),
-                None,
-            )
+                printed: String::new(),
+                result: None,
+                after: Board::new(),
+            }
         }
         UnitCase::PrintStatus { pieces } => {
             let board = board_from(case, pieces)?;
             let status = board.status();
-            (
-                PRINT_STATUS,
-                "printStatus".to_string(),
-                board_arrays(&board),
-                board,
-                status,
-                None,
-            )
+            UnitCall::on(PRINT_STATUS, "printStatus".into(), board, status, None)
         }
         UnitCase::PrintMoves {
             pieces,
@@ -244,19 +284,13 @@ fn run_unit(case: &CaseSpec, unit: &UnitCase) -> Result<Prepared, Error> {
             check_roll(case, *roll)?;
             let board = board_from(case, pieces)?;
             let moves = board.legal_moves(*player, *roll);
-            let printed: String = moves
+            let printed = moves
                 .iter()
                 .map(|&(from, to)| format!("{} to {}\n", location_name(from), location_name(to)))
                 .collect();
             let count = moves.len() as i32;
-            (
-                PRINT_MOVES,
-                format!("printMoves {player} {roll}"),
-                board_arrays(&board),
-                board,
-                printed,
-                Some(count),
-            )
+            let call = format!("printMoves {player} {roll}");
+            UnitCall::on(PRINT_MOVES, call, board, printed, Some(count))
         }
         UnitCase::MovePiece {
             pieces,
@@ -271,37 +305,47 @@ fn run_unit(case: &CaseSpec, unit: &UnitCase) -> Result<Prepared, Error> {
                 .ok_or_else(|| case.error(format!("from '{from}' is not a location string")))?;
             let mut after = board.clone();
             let moved = after.play(*player, from_location, *spaces);
-            (
-                MOVE_PIECE,
-                format!("movePiece {player} {from_location} {spaces}"),
-                board_arrays(&board),
+            UnitCall {
                 after,
-                String::new(),
-                Some(i32::from(moved)),
-            )
+                result: Some(i32::from(moved)),
+                ..UnitCall::on(
+                    MOVE_PIECE,
+                    format!("movePiece {player} {from_location} {spaces}"),
+                    board,
+                    String::new(),
+                    None,
+                )
+            }
         }
         UnitCase::CheckWin { pieces, player } => {
             check_player(case, *player)?;
             let board = board_from(case, pieces)?;
-            let won = board.has_won(*player);
-            (
+            let won = i32::from(board.has_won(*player));
+            UnitCall::on(
                 CHECK_WIN,
                 format!("checkWin {player}"),
-                board_arrays(&board),
                 board,
                 String::new(),
-                Some(i32::from(won)),
+                Some(won),
             )
         }
-    };
-    out.println(item, &format!("call {call}"));
-    out.print(item, &printed);
-    match result {
-        Some(value) => out.println(item, &format!("return {value}")),
-        None => out.println(item, "return"),
+    })
+}
+
+fn run_unit(case: &CaseSpec, unit: &UnitCase) -> Result<Prepared, Error> {
+    let call = unit_call(case, unit)?;
+    let mut out = Transcript::new();
+    out.println(call.item, &format!("call {}", call.call));
+    out.print(call.item, &call.printed);
+    match call.result {
+        Some(value) => out.println(call.item, &format!("return {value}")),
+        None => out.println(call.item, "return"),
     }
-    out.print(item, &board_arrays(&after));
-    Ok(Prepared::unit(format!("{call}\n{state}"), out))
+    out.print(call.item, &board_arrays(&call.after));
+    Ok(Prepared::unit(
+        format!("{}\n{}", call.call, call.before),
+        out,
+    ))
 }
 
 pub struct Trouble;

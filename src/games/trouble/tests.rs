@@ -246,6 +246,8 @@ fn bad_program_cases_are_errors() {
         "seed = 3\nplayers = 2\npolicy = \"first\"\nrejected_players = [3]",
         "seed = 3\nplayers = 2\ninputs = []\npolicy = \"first\"",
         "seed = 3\nplayers = 2\npolicy = \"sideways\"",
+        "seed = -1\nplayers = 2",
+        "seed = 3\nplayers = 2\ninputs = [\"H\"]\nbad_tokens = true",
     ] {
         assert!(
             Trouble.prepare(&case(CaseKind::Program, fields)).is_err(),
@@ -293,6 +295,7 @@ fn unit_cases_check_their_positions() {
         "function = \"printMoves\"\nplayer = 4\nroll = 6",
         "function = \"printStatus\"\npieces = { 0 = \"R9\" }",
         "function = \"printStatus\"\nplayer = 1",
+        "function = \"initializeBoard\"\njunk = 3\npieces = { 0 = \"R1\" }",
     ] {
         assert!(
             Trouble.prepare(&case(CaseKind::Unit, fields)).is_err(),
