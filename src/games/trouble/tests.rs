@@ -351,6 +351,14 @@ fn every_case_file_prepares_and_the_suite_has_its_size() {
                 games += 1;
                 // Keep each game small enough that the suite grades in seconds.
                 assert!(prepared.stdin.len() < 4000, "{}: stdin too long", case.name);
+                let Expectation::Transcript(expected) = &prepared.expect else {
+                    panic!("{}: a program case compares a transcript", case.name);
+                };
+                assert!(
+                    expected.text().len() < 64_000,
+                    "{}: transcript too long",
+                    case.name
+                );
             }
             _ => {}
         }
