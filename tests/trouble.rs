@@ -155,3 +155,13 @@ fn an_extra_global_and_a_goto_are_reported_not_scored() {
     );
     assert_eq!(submission["facts"]["uses_goto"], 1);
 }
+
+#[test]
+fn a_debug_print_in_move_piece_loses_move_piece_and_games() {
+    let report = grade_sample("move_prints_debug.c");
+    let submission = only_submission(&report);
+    assert_loses_exactly(submission, &["movePiece", "playerTurn"]);
+    assert!(case_statuses(submission, "movePiece")
+        .iter()
+        .all(|s| s == "fail"));
+}
