@@ -9,8 +9,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::error::Error;
 use crate::games::{self, Expectation};
 use crate::grade::build::Compiler;
+use crate::grade::sandbox::Sandbox;
 use crate::grade::submission;
-use crate::grade::{self, Assignment, Project, Settings};
+use crate::grade::{self, Assignment, Grader, Project, Settings};
 use crate::report::{self, BatchReport};
 
 #[derive(Parser)]
@@ -69,6 +70,11 @@ enum Command {
         /// Exit with status 1 when any submission misses auto-graded points.
         #[arg(long)]
         require_full: bool,
+        /// Build with AddressSanitizer and UndefinedBehaviorSanitizer and show their report
+        /// for failing cases: finds out-of-bounds reads and writes, use of freed memory,
+        /// overflows. Slower; scores can differ from a normal build.
+        #[arg(long)]
+        sanitize: bool,
     },
     /// Print what the reference expects for one case (its exact output).
     Expect {
@@ -127,13 +133,24 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             jobs,
             timeout,
             require_full,
+            sanitize,
         } => {
             let project = project()?;
             let assignment = Assignment::load(&project, &game)?;
             let submissions = submission::discover(&paths, assignment.spec.submission.layout)?;
             let compiler = Compiler::find()?;
-            let settings = Settings::new(&assignment.spec.limits, timeout, jobs.map(usize::from));
-            let batch = grade::grade(&assignment, &submissions, &compiler, &settings)?;
+            let sandbox = new_sandbox(&project)?;
+            let mut settings =
+                Settings::new(&assignment.spec.limits, timeout, jobs.map(usize::from));
+            if sanitize {
+                settings = settings.with_sanitizers();
+            }
+            let grader = Grader {
+                compiler: &compiler,
+                sandbox: &sandbox,
+                settings: &settings,
+            };
+            let batch = grade::grade(&assignment, &submissions, &grader)?;
             let text = match format {
                 Format::Text => report::text::render(&batch),
                 Format::Json => report::json::render(&batch),
@@ -226,17 +243,33 @@ fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> 
             .collect(),
     };
     let compiler = Compiler::find()?;
+    let sandbox = new_sandbox(project)?;
     let mut all_full = true;
     for id in ids {
         let assignment = Assignment::load(project, id)?;
         let dir = project.reference_dir(id);
         let submissions = submission::discover(&[dir], assignment.spec.submission.layout)?;
         let settings = Settings::new(&assignment.spec.limits, None, None);
-        let batch: BatchReport = grade::grade(&assignment, &submissions, &compiler, &settings)?;
+        let grader = Grader {
+            compiler: &compiler,
+            sandbox: &sandbox,
+            settings: &settings,
+        };
+        let batch: BatchReport = grade::grade(&assignment, &submissions, &grader)?;
         emit(&report::text::render(&batch), None)?;
         all_full &= batch.submissions.iter().all(|s| s.full_marks());
     }
     Ok(if all_full { 0 } else { 1 })
+}
+
+/// The sandbox for student programs, with the project (cases, references) hidden from them.
+fn new_sandbox(project: &Project) -> Result<Sandbox, Error> {
+    let root = project
+        .root
+        .canonicalize()
+        .unwrap_or_else(|_| project.root.clone());
+    Sandbox::new(vec![root])
+        .map_err(|e| Error::config(format!("cannot set up the sandbox's scratch folder: {e}")))
 }
 
 fn emit(text: &str, path: Option<&Path>) -> Result<(), Error> {

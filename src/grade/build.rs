@@ -71,11 +71,12 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    /// Writes the sources, replacing files the spec provides, adding missing ones.
-    pub fn create(submission: &Submission, spec: &Spec) -> std::io::Result<Self> {
+    /// Writes the sources, replacing files the spec provides, adding missing ones. `scratch`
+    /// is the sandbox's folder, hidden from the programs that run.
+    pub fn create(submission: &Submission, spec: &Spec, scratch: &Path) -> std::io::Result<Self> {
         let dir = tempfile::Builder::new()
-            .prefix("referee-build-")
-            .tempdir()?;
+            .prefix("build-")
+            .tempdir_in(scratch)?;
         for file in &submission.files {
             if !spec.submission.provided.contains(&file.name) {
                 std::fs::write(dir.path().join(&file.name), &file.bytes)?;
@@ -180,20 +181,22 @@ impl Workspace {
         let limits = RunLimits {
             timeout,
             cpu_seconds: timeout.as_secs().max(1) + 1,
-            memory_bytes: 4 << 30,
+            memory_bytes: Some(4 << 30),
             output_bytes: 256 << 10,
             file_size_bytes: 256 << 20,
             open_files: 256,
             processes: 4096,
         };
-        let outcome = sandbox::run(&RunRequest {
-            program: &compiler.path,
-            args,
-            stdin: b"",
-            env: &[],
-            cwd: Some(self.path()),
-            limits: &limits,
-        })?;
+        let outcome = sandbox::run_trusted(
+            &RunRequest {
+                program: &compiler.path,
+                args,
+                stdin: b"",
+                env: &[],
+                limits: &limits,
+            },
+            self.path(),
+        )?;
         log.push_str(&String::from_utf8_lossy(&outcome.stderr));
         log.push_str(&String::from_utf8_lossy(&outcome.stdout));
         Ok(match outcome.termination {

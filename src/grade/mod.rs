@@ -20,7 +20,7 @@ use crate::report::{BatchReport, CaseResult, CaseRun, ItemReport, Status, Submis
 use crate::spec::{Limits, Spec};
 use build::{Built, Compiler, Workspace};
 use compare::Mismatch;
-use sandbox::{RunLimits, RunOutcome, RunRequest, Termination};
+use sandbox::{RunLimits, RunOutcome, RunRequest, Sandbox, Termination};
 use submission::Submission;
 
 /// Where the project's `cases/`, `specs/` and `reference/` folders are.
@@ -144,6 +144,9 @@ pub struct Settings {
     pub limits: RunLimits,
     pub compile_timeout: Duration,
     pub jobs: usize,
+    /// Build with the sanitizers (`--sanitize`) and show their reports.
+    pub sanitize: bool,
+    pub timeouts_in_a_row: usize,
 }
 
 impl Settings {
@@ -151,10 +154,13 @@ impl Settings {
     pub fn new(limits: &Limits, timeout: Option<f64>, jobs: Option<usize>) -> Self {
         let timeout = timeout.unwrap_or(limits.timeout);
         Settings {
+            sanitize: false,
+            timeouts_in_a_row: limits.timeouts_in_a_row.max(1),
             limits: RunLimits {
                 timeout: Duration::from_secs_f64(timeout),
-                cpu_seconds: limits.cpu_seconds.max(timeout.ceil() as u64),
-                memory_bytes: limits.memory_mb << 20,
+                // Above the wall-clock limit, so a busy loop is stopped by the clock first.
+                cpu_seconds: limits.cpu_seconds.max(timeout.ceil() as u64 + 1),
+                memory_bytes: Some(limits.memory_mb << 20),
                 output_bytes: (limits.output_kb << 10) as usize,
                 file_size_bytes: limits.file_size_kb << 10,
                 open_files: 64,
@@ -165,15 +171,42 @@ impl Settings {
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         }
     }
+
+    /// Sanitizer builds: their shadow memory needs the address-space limit lifted.
+    pub fn with_sanitizers(mut self) -> Self {
+        self.sanitize = true;
+        self.limits.memory_bytes = None;
+        self
+    }
 }
+
+/// What one grading run shares: the compiler, the sandbox and the settings.
+pub struct Grader<'a> {
+    pub compiler: &'a Compiler,
+    pub sandbox: &'a Sandbox,
+    pub settings: &'a Settings,
+}
+
+/// Sanitizer settings: stop at the first error with a crash, so the case is a `crash` and
+/// the report is on stderr.
+const SANITIZER_ENV: [(&str, &str); 2] = [
+    (
+        "ASAN_OPTIONS",
+        "abort_on_error=1:detect_leaks=0:color=never:symbolize=1",
+    ),
+    (
+        "UBSAN_OPTIONS",
+        "halt_on_error=1:abort_on_error=1:print_stacktrace=1:color=never",
+    ),
+];
 
 /// Grades every submission; results come back in submission order.
 pub fn grade(
     assignment: &Assignment,
     submissions: &[Submission],
-    compiler: &Compiler,
-    settings: &Settings,
+    grader: &Grader,
 ) -> Result<BatchReport, Error> {
+    let settings = grader.settings;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.jobs.max(1))
         .build()
@@ -181,11 +214,12 @@ pub fn grade(
     let reports = pool.install(|| {
         submissions
             .par_iter()
-            .map(|s| grade_one(assignment, s, compiler, settings))
+            .map(|s| grade_one(assignment, s, grader))
             .collect::<Vec<_>>()
     });
     Ok(BatchReport {
         game: assignment.game.id().to_string(),
+        sandbox: grader.sandbox.describe(),
         submissions: reports,
     })
 }
@@ -193,9 +227,9 @@ pub fn grade(
 fn grade_one(
     assignment: &Assignment,
     submission: &Submission,
-    compiler: &Compiler,
-    settings: &Settings,
+    grader: &Grader,
 ) -> SubmissionReport {
+    let settings = grader.settings;
     let sources: Vec<(String, String)> = submission
         .files
         .iter()
@@ -205,7 +239,8 @@ fn grade_one(
     if let Some(problem) = &submission.problem {
         return failed_build(assignment, submission, problem.clone(), facts);
     }
-    let workspace = match Workspace::create(submission, &assignment.spec) {
+    let workspace = match Workspace::create(submission, &assignment.spec, grader.sandbox.scratch())
+    {
         Ok(w) => w,
         Err(e) => {
             return failed_build(
@@ -219,8 +254,9 @@ fn grade_one(
     let mut builds = Builds {
         workspace: &workspace,
         assignment,
-        compiler,
+        compiler: grader.compiler,
         timeout: settings.compile_timeout,
+        sanitize: settings.sanitize,
         done: HashMap::new(),
     };
     let program = builds.get(&Target::Program, &[]);
@@ -239,12 +275,31 @@ fn grade_one(
 
     let mut runs = Vec::with_capacity(assignment.cases.len());
     let mut results: BTreeMap<String, Vec<CaseResult>> = BTreeMap::new();
+    // Per binary: timeouts in a row, and the slowest run that finished in time.
+    let mut pace: HashMap<(Target, Vec<String>), Pace> = HashMap::new();
     for case in &assignment.cases {
+        let key = (
+            case.prepared.target.clone(),
+            case.prepared.extra_flags.clone(),
+        );
+        let pace = pace.entry(key).or_default();
         let built = builds.get(&case.prepared.target, &case.prepared.extra_flags);
-        let run = match &built.binary {
-            Some(binary) => run_case(assignment, case, binary, &sources, &settings.limits),
+        let mut run = match &built.binary {
             None => build_error_run(case, &built.log),
+            Some(binary) => {
+                let limits = pace.limits(settings);
+                let mut run = run_case(assignment, case, binary, &sources, grader, &limits);
+                if limits.timeout < settings.limits.timeout {
+                    run.0.notes.push(format!(
+                        "run with a shortened time limit of {:.2} s: the previous {} runs of this program timed out",
+                        limits.timeout.as_secs_f64(),
+                        pace.timeouts_in_a_row
+                    ));
+                }
+                run
+            }
         };
+        pace.record(&mut run.0);
         for (item, result) in run.1 {
             results.entry(item).or_default().push(result);
         }
@@ -307,12 +362,49 @@ fn round(points: f64) -> f64 {
     (points * 1000.0).round() / 1000.0
 }
 
+/// How one binary has been doing: after `Settings::timeouts_in_a_row` timeouts in a row, its
+/// next runs get a short time limit, so a program that hangs on every case costs the batch
+/// seconds, not cases x timeout; what it prints before hanging is still judged item by item.
+/// Any run that finishes in time restores the full limit.
+#[derive(Default)]
+struct Pace {
+    timeouts_in_a_row: usize,
+    slowest_finished: Duration,
+}
+
+impl Pace {
+    fn limits(&self, settings: &Settings) -> RunLimits {
+        let mut limits = settings.limits.clone();
+        if self.timeouts_in_a_row >= settings.timeouts_in_a_row {
+            let short = (limits.timeout / 5)
+                .max(Duration::from_millis(200))
+                .max(self.slowest_finished * 3);
+            limits.timeout = limits.timeout.min(short);
+        }
+        limits
+    }
+
+    fn record(&mut self, run: &mut CaseRun) {
+        if run
+            .items
+            .iter()
+            .any(|(_, status)| *status == Status::Timeout)
+        {
+            self.timeouts_in_a_row += 1;
+        } else {
+            self.timeouts_in_a_row = 0;
+            self.slowest_finished = self.slowest_finished.max(run.elapsed);
+        }
+    }
+}
+
 /// Builds per (target, flags), made on first use and kept for the submission.
 struct Builds<'a> {
     workspace: &'a Workspace,
     assignment: &'a Assignment,
     compiler: &'a Compiler,
     timeout: Duration,
+    sanitize: bool,
     done: HashMap<(Target, Vec<String>), Built>,
 }
 
@@ -321,9 +413,13 @@ impl Builds<'_> {
         let key = (target.clone(), extra.to_vec());
         let (workspace, assignment, compiler, timeout) =
             (self.workspace, self.assignment, self.compiler, self.timeout);
+        let mut flags = extra.to_vec();
+        if self.sanitize {
+            flags.extend(assignment.spec.build.sanitize_flags.iter().cloned());
+        }
         self.done.entry(key).or_insert_with(|| {
             workspace
-                .build(compiler, &assignment.spec, target, extra, timeout)
+                .build(compiler, &assignment.spec, target, &flags, timeout)
                 .unwrap_or_else(|e| Built {
                     binary: None,
                     log: format!("referee could not run the compiler: {e}\n"),
@@ -397,27 +493,49 @@ fn build_error_run(case: &PreparedCase, log: &str) -> Judged {
             diff: String::new(),
             notes: Vec::new(),
             stderr: String::new(),
+            elapsed: Duration::ZERO,
         },
         per_item,
     )
 }
 
-fn execute(case: &PreparedCase, binary: &Path, limits: &RunLimits) -> Result<RunOutcome, String> {
-    let env: Vec<(String, String)> = case
+/// A case referee itself could not run (reported as a build error, with the reason, so
+/// it is never mistaken for the student's failure or silently scored).
+fn referee_failure_run(case: &PreparedCase, reason: &str) -> Judged {
+    let (mut run, per_item) = build_error_run(case, "");
+    run.ended = format!("not run: {reason}");
+    (run, per_item)
+}
+
+fn execute(
+    case: &PreparedCase,
+    binary: &Path,
+    grader: &Grader,
+    limits: &RunLimits,
+) -> Result<RunOutcome, String> {
+    let mut env: Vec<(String, String)> = case
         .prepared
         .srandom_seed
         .map(|seed| ("REFEREE_SRANDOM".to_string(), seed.to_string()))
         .into_iter()
         .collect();
-    sandbox::run(&RunRequest {
-        program: binary,
-        args: &case.prepared.args,
-        stdin: case.prepared.stdin.as_bytes(),
-        env: &env,
-        cwd: None,
-        limits,
-    })
-    .map_err(|e| format!("referee could not run the program: {e}"))
+    if grader.settings.sanitize {
+        env.extend(
+            SANITIZER_ENV
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string())),
+        );
+    }
+    grader
+        .sandbox
+        .run(&RunRequest {
+            program: binary,
+            args: &case.prepared.args,
+            stdin: case.prepared.stdin.as_bytes(),
+            env: &env,
+            limits,
+        })
+        .map_err(|e| format!("referee could not run the program: {e}"))
 }
 
 fn describe_end(termination: Termination, limits: &RunLimits) -> String {
@@ -440,6 +558,7 @@ fn run_case(
     case: &PreparedCase,
     binary: &Path,
     sources: &[(String, String)],
+    grader: &Grader,
     limits: &RunLimits,
 ) -> Judged {
     match &case.prepared.expect {
@@ -447,11 +566,11 @@ fn run_case(
             assignment,
             case,
             expected,
-            execute(case, binary, limits),
+            execute(case, binary, grader, limits),
             limits,
         ),
         Expectation::Trace { runs, .. } => {
-            judge_trace(assignment, case, *runs, binary, sources, limits)
+            judge_trace(assignment, case, *runs, binary, sources, grader, limits)
         }
     }
 }
@@ -465,7 +584,7 @@ fn judge_transcript(
 ) -> Judged {
     let outcome = match outcome {
         Ok(outcome) => outcome,
-        Err(reason) => return build_error_run(case, &reason),
+        Err(reason) => return referee_failure_run(case, &reason),
     };
     let actual = String::from_utf8_lossy(&outcome.stdout);
     let comparison = compare::compare(expected, &actual, assignment.spec.compare.mode);
@@ -538,6 +657,7 @@ fn judge_transcript(
             diff: comparison.diff,
             notes,
             stderr: String::from_utf8_lossy(&outcome.stderr).into_owned(),
+            elapsed: outcome.elapsed,
         },
         per_item,
     )
@@ -549,20 +669,23 @@ fn judge_trace(
     runs: usize,
     binary: &Path,
     sources: &[(String, String)],
+    grader: &Grader,
     limits: &RunLimits,
 ) -> Judged {
     let mut totals: BTreeMap<String, f64> = case.items.iter().map(|i| (i.clone(), 0.0)).collect();
     let mut notes = Vec::new();
     let mut worst = Termination::Exited(0);
+    let mut slowest = Duration::ZERO;
     let runs = runs.max(1);
     for index in 1..=runs {
-        let outcome = match execute(case, binary, limits) {
+        let outcome = match execute(case, binary, grader, limits) {
             Ok(outcome) => outcome,
-            Err(reason) => return build_error_run(case, &reason),
+            Err(reason) => return referee_failure_run(case, &reason),
         };
         if outcome.termination != Termination::Exited(0) {
             worst = outcome.termination;
         }
+        slowest = slowest.max(outcome.elapsed);
         let output = String::from_utf8_lossy(&outcome.stdout);
         let run = TraceRun {
             output: &output,
@@ -633,6 +756,7 @@ fn judge_trace(
             diff: String::new(),
             notes,
             stderr: String::new(),
+            elapsed: slowest,
         },
         per_item,
     )

@@ -11,6 +11,8 @@ use crate::grade::compare::Mismatch;
 pub struct BatchReport {
     pub game: String,
     pub submissions: Vec<SubmissionReport>,
+    /// How runs were isolated (an addition to the contract's keys).
+    pub sandbox: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -97,6 +99,8 @@ pub struct CaseRun {
     /// Trace checker findings, or other remarks.
     pub notes: Vec<String>,
     pub stderr: String,
+    /// Wall-clock time of the run (zero when it did not run).
+    pub elapsed: std::time::Duration,
 }
 
 impl CaseRun {

@@ -22,6 +22,12 @@ pub fn render(batch: &BatchReport) -> String {
     }
     out.push_str(&summary(batch));
     out.push('\n');
+    if batch.sandbox.starts_with("basic") {
+        out.push_str(&format!(
+            "warning: runs are not fully isolated: sandbox {}\n",
+            batch.sandbox
+        ));
+    }
     out
 }
 
