@@ -42,6 +42,18 @@ fn the_model_solution_gets_full_marks() {
 }
 
 #[test]
+fn a_sanitizer_build_does_not_flag_the_templates_shift_overflow() {
+    let report = grade_json(
+        "trouble",
+        &root().join("reference/trouble/main.c"),
+        &["--sanitize"],
+    );
+    let submission = only_submission(&report);
+    assert_eq!(submission["score"].as_f64(), Some(80.0));
+    assert_loses_exactly(submission, &[]);
+}
+
+#[test]
 fn the_template_as_handed_out_keeps_only_compiles() {
     let report = grade_sample("template_stubs.c");
     let submission = only_submission(&report);
