@@ -4,6 +4,7 @@ pub mod backgammon;
 pub mod othello;
 pub mod reversi;
 pub mod transcript;
+pub mod trouble;
 
 pub use transcript::{Line, Transcript};
 
@@ -109,6 +110,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &backgammon::Backgammon,
         &reversi::Reversi,
         &othello::Othello,
+        &trouble::Trouble,
     ]
 }
 
