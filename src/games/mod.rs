@@ -107,10 +107,10 @@ pub struct ItemVerdict {
 /// Every game referee knows, in the order the CLI lists them.
 pub fn all() -> &'static [&'static dyn Game] {
     &[
+        &trouble::Trouble,
         &backgammon::Backgammon,
         &reversi::Reversi,
         &othello::Othello,
-        &trouble::Trouble,
     ]
 }
 
