@@ -327,3 +327,24 @@ fn submissions_that_cannot_build_are_reported_without_stopping_the_batch() {
     assert_eq!(by_name("good")["score"].as_f64(), Some(6.0));
     assert!(Path::new(batch).join("good.c").exists());
 }
+
+#[test]
+fn sanitize_reports_an_out_of_bounds_read_with_its_source_line() {
+    referee()
+        .args([
+            "grade",
+            "reversi",
+            "tests/sanitize/oob_read.c",
+            "--sanitize",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "ended: Aborted (assert or abort()) (SIGABRT)",
+        ))
+        .stdout(predicate::str::contains(
+            "ERROR: AddressSanitizer: stack-buffer-overflow",
+        ))
+        .stdout(predicate::str::contains("in checkLegalInDirection"))
+        .stdout(predicate::str::contains("oob_read.c:"));
+}
