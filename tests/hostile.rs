@@ -191,6 +191,11 @@ fn hostile_submissions_cannot_hurt_the_batch() {
         .find(|i| i["id"] == "board")
         .expect("board");
     assert_eq!(board["score"], board["max_score"], "{board}");
+    let crash_text = serde_json::to_string(crashed).expect("json");
+    assert!(
+        crash_text.contains("+Enter board conf\\n\\\\ (no newline"),
+        "the unfinished line before the crash is kept: {crash_text}"
+    );
 
     // Nothing leaked, connected or killed.
     let text = serde_json::to_string(&report).expect("json");

@@ -1,5 +1,6 @@
-/* Threat: prints the first board correctly with printf (buffered unless the grader makes
-   stdout unbuffered), then crashes. The board item must still pass. */
+/* Threat: prints the first board correctly with printf, starts the next line without
+   finishing it, then crashes. The board item must still pass, and the unfinished line must
+   appear in the diff (stdio buffers would lose it without the grader's crash flush). */
 #include <stdio.h>
 int main(void) {
     int n;
@@ -25,6 +26,7 @@ int main(void) {
         }
         printf("\n");
     }
+    printf("Enter board conf");
     volatile int *nowhere = NULL;
     *nowhere = 1;
     return 0;
