@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::error::Error;
 use crate::games::{self, Expectation};
 use crate::grade::build::Compiler;
+use crate::grade::cache::BuildCache;
 use crate::grade::sandbox::Sandbox;
 use crate::grade::submission;
 use crate::grade::{self, Assignment, Grader, Project, Settings};
@@ -75,6 +76,13 @@ enum Command {
         /// overflows. Slower; scores can differ from a normal build.
         #[arg(long)]
         sanitize: bool,
+        /// Folder of the build cache (default: REFEREE_CACHE, else ~/.cache/referee).
+        /// Regrading reuses every build whose sources, flags and compiler are unchanged.
+        #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+        cache: Option<PathBuf>,
+        /// Compile everything afresh and keep nothing.
+        #[arg(long)]
+        no_cache: bool,
     },
     /// Print what the reference expects for one case (its exact output).
     Expect {
@@ -134,12 +142,26 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             timeout,
             require_full,
             sanitize,
+            cache,
+            no_cache,
         } => {
             let project = project()?;
             let assignment = Assignment::load(&project, &game)?;
             let submissions = submission::discover(&paths, assignment.spec.submission.layout)?;
             let compiler = Compiler::find()?;
-            let sandbox = new_sandbox(&project)?;
+            let cache_dir = if no_cache {
+                None
+            } else {
+                cache.or_else(BuildCache::default_dir)
+            };
+            let build_cache = cache_dir
+                .map(|dir| {
+                    BuildCache::open(dir.clone()).map_err(|e| {
+                        Error::config(format!("{}: cannot use as build cache: {e}", dir.display()))
+                    })
+                })
+                .transpose()?;
+            let sandbox = new_sandbox(&project, build_cache.as_ref().map(BuildCache::root))?;
             let mut settings =
                 Settings::new(&assignment.spec.limits, timeout, jobs.map(usize::from));
             if sanitize {
@@ -148,6 +170,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             let grader = Grader {
                 compiler: &compiler,
                 sandbox: &sandbox,
+                cache: build_cache.as_ref(),
                 settings: &settings,
             };
             let batch = grade::grade(&assignment, &submissions, &grader)?;
@@ -243,16 +266,18 @@ fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> 
             .collect(),
     };
     let compiler = Compiler::find()?;
-    let sandbox = new_sandbox(project)?;
+    let sandbox = new_sandbox(project, None)?;
     let mut all_full = true;
     for id in ids {
         let assignment = Assignment::load(project, id)?;
         let dir = project.reference_dir(id);
         let submissions = submission::discover(&[dir], assignment.spec.submission.layout)?;
         let settings = Settings::new(&assignment.spec.limits, None, None);
+        // Always built afresh: this is the check CI relies on.
         let grader = Grader {
             compiler: &compiler,
             sandbox: &sandbox,
+            cache: None,
             settings: &settings,
         };
         let batch: BatchReport = grade::grade(&assignment, &submissions, &grader)?;
@@ -262,13 +287,14 @@ fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> 
     Ok(if all_full { 0 } else { 1 })
 }
 
-/// The sandbox for student programs, with the project (cases, references) hidden from them.
-fn new_sandbox(project: &Project) -> Result<Sandbox, Error> {
-    let root = project
-        .root
-        .canonicalize()
-        .unwrap_or_else(|_| project.root.clone());
-    Sandbox::new(vec![root])
+/// The sandbox for student programs, with the project (cases, references) and the build
+/// cache (other students' binaries) hidden from them.
+fn new_sandbox(project: &Project, cache: Option<&Path>) -> Result<Sandbox, Error> {
+    let hidden = std::iter::once(project.root.as_path())
+        .chain(cache)
+        .map(|dir| dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()))
+        .collect();
+    Sandbox::new(hidden)
         .map_err(|e| Error::config(format!("cannot set up the sandbox's scratch folder: {e}")))
 }
 

@@ -5,6 +5,7 @@ pub mod ludo;
 pub mod othello;
 pub mod reversi;
 pub mod transcript;
+pub mod trouble;
 
 pub use transcript::{Line, Transcript};
 
@@ -107,6 +108,7 @@ pub struct ItemVerdict {
 /// Every game referee knows, in the order the CLI lists them.
 pub fn all() -> &'static [&'static dyn Game] {
     &[
+        &trouble::Trouble,
         &backgammon::Backgammon,
         &reversi::Reversi,
         &othello::Othello,

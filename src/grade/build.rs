@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use super::cache::{self, BuildCache};
 use super::sandbox::{self, RunLimits, RunRequest, Termination};
 use super::submission::Submission;
 use crate::error::Error;
@@ -62,6 +63,8 @@ pub struct Built {
     pub log: String,
     /// Object files of the student's own sources (for `nm`).
     pub objects: Vec<PathBuf>,
+    /// Taken from the build cache.
+    pub cached: bool,
 }
 
 /// The build folder of one submission: its sources side by side with the provided files.
@@ -106,8 +109,72 @@ impl Workspace {
         self.dir.path()
     }
 
-    /// Builds `target` with `extra` flags into its own subfolder of the workspace.
+    /// Builds `target` with `extra` flags, from the cache when the same inputs were built
+    /// before, else into its own subfolder of the workspace (and then into the cache).
     pub fn build(
+        &self,
+        compiler: &Compiler,
+        spec: &Spec,
+        target: &Target,
+        extra: &[String],
+        timeout: Duration,
+        cache: Option<&BuildCache>,
+    ) -> std::io::Result<Built> {
+        let Some(cache) = cache else {
+            return self.compile_target(compiler, spec, target, extra, timeout);
+        };
+        let key = self.cache_key(compiler, spec, target, extra)?;
+        if let Some(hit) = cache.lookup(&key) {
+            return Ok(hit);
+        }
+        let built = self.compile_target(compiler, spec, target, extra, timeout)?;
+        // A cache that cannot be written only costs speed.
+        let _ = cache.store(&key, &built);
+        Ok(built)
+    }
+
+    /// Everything that decides the binary.
+    fn cache_key(
+        &self,
+        compiler: &Compiler,
+        spec: &Spec,
+        target: &Target,
+        extra: &[String],
+    ) -> std::io::Result<String> {
+        let mut parts: Vec<Vec<u8>> = vec![
+            compiler.path.to_string_lossy().as_bytes().to_vec(),
+            compiler.version.as_bytes().to_vec(),
+            build_tag(target, &[]).into_bytes(),
+            spec.build.flags.join("\0").into_bytes(),
+            extra.join("\0").into_bytes(),
+            spec.build.link.join("\0").into_bytes(),
+            RUNTIME_SOURCE.as_bytes().to_vec(),
+        ];
+        if *target == Target::Harness {
+            parts.push(spec.build.harness_student_flags.join("\0").into_bytes());
+            if let Some(harness) = &spec.build.harness {
+                parts.push(std::fs::read(spec.dir.join(harness))?);
+            }
+        }
+        let mut files: Vec<PathBuf> = std::fs::read_dir(self.path())?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        for file in files {
+            parts.push(
+                file.file_name()
+                    .unwrap_or_default()
+                    .as_encoded_bytes()
+                    .to_vec(),
+            );
+            parts.push(std::fs::read(&file)?);
+        }
+        let borrowed: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+        Ok(cache::key(&borrowed))
+    }
+
+    fn compile_target(
         &self,
         compiler: &Compiler,
         spec: &Spec,
@@ -135,6 +202,7 @@ impl Workspace {
                     binary: None,
                     log,
                     objects,
+                    cached: false,
                 });
             }
             objects.push(object);
@@ -155,6 +223,7 @@ impl Workspace {
                         binary: None,
                         log,
                         objects,
+                        cached: false,
                     });
                 }
             }
@@ -167,6 +236,7 @@ impl Workspace {
             binary: linked.then_some(binary),
             log,
             objects,
+            cached: false,
         })
     }
 

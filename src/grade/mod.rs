@@ -1,6 +1,7 @@
 //! Submission → build → run → compare → score.
 
 pub mod build;
+pub mod cache;
 pub mod compare;
 pub mod facts;
 pub mod sandbox;
@@ -8,6 +9,7 @@ pub mod submission;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use rayon::prelude::*;
@@ -180,10 +182,11 @@ impl Settings {
     }
 }
 
-/// What one grading run shares: the compiler, the sandbox and the settings.
+/// What one grading run shares: the compiler, the sandbox, the build cache and the settings.
 pub struct Grader<'a> {
     pub compiler: &'a Compiler,
     pub sandbox: &'a Sandbox,
+    pub cache: Option<&'a cache::BuildCache>,
     pub settings: &'a Settings,
 }
 
@@ -257,6 +260,7 @@ fn grade_one(
         compiler: grader.compiler,
         timeout: settings.compile_timeout,
         sanitize: settings.sanitize,
+        cache: grader.cache,
         done: HashMap::new(),
     };
     let program = builds.get(&Target::Program, &[]);
@@ -273,37 +277,55 @@ fn grade_one(
     let warnings = program.log.matches("warning:").count();
     facts.insert("compiler_warnings".into(), json!(warnings));
 
-    let mut runs = Vec::with_capacity(assignment.cases.len());
-    let mut results: BTreeMap<String, Vec<CaseResult>> = BTreeMap::new();
-    // Per binary: timeouts in a row, and the slowest run that finished in time.
-    let mut pace: HashMap<(Target, Vec<String>), Pace> = HashMap::new();
+    // Build every binary the cases need, then run the cases in parallel; results keep the
+    // case order whatever the scheduling.
     for case in &assignment.cases {
-        let key = (
-            case.prepared.target.clone(),
-            case.prepared.extra_flags.clone(),
-        );
-        let pace = pace.entry(key).or_default();
-        let built = builds.get(&case.prepared.target, &case.prepared.extra_flags);
-        let mut run = match &built.binary {
-            None => build_error_run(case, &built.log),
-            Some(binary) => {
-                let limits = pace.limits(settings);
-                let mut run = run_case(assignment, case, binary, &sources, grader, &limits);
-                if limits.timeout < settings.limits.timeout {
-                    run.0.notes.push(format!(
-                        "run with a shortened time limit of {:.2} s: the previous {} runs of this program timed out",
-                        limits.timeout.as_secs_f64(),
-                        pace.timeouts_in_a_row
-                    ));
-                }
-                run
+        builds.get(&case.prepared.target, &case.prepared.extra_flags);
+    }
+    let built = &builds.done;
+    // Per binary: timeouts in a row, and the slowest run that finished in time.
+    let pace: HashMap<&BuildKey, Mutex<Pace>> = built
+        .keys()
+        .map(|key| (key, Mutex::new(Pace::default())))
+        .collect();
+    let judged: Vec<Judged> = assignment
+        .cases
+        .par_iter()
+        .map(|case| {
+            let key = (
+                case.prepared.target.clone(),
+                case.prepared.extra_flags.clone(),
+            );
+            let (Some(build), Some(pace)) = (built.get(&key), pace.get(&key)) else {
+                return referee_failure_run(case, "referee lost track of this case's build");
+            };
+            let Some(binary) = &build.binary else {
+                return build_error_run(case, &build.log);
+            };
+            let (limits, streak) = {
+                let pace = pace.lock().unwrap_or_else(|e| e.into_inner());
+                (pace.limits(settings), pace.timeouts_in_a_row)
+            };
+            let mut run = run_case(assignment, case, binary, &sources, grader, &limits);
+            if limits.timeout < settings.limits.timeout {
+                run.0.notes.push(format!(
+                    "run with a shortened time limit of {:.2} s: the previous {streak} runs of this program timed out",
+                    limits.timeout.as_secs_f64(),
+                ));
             }
-        };
-        pace.record(&mut run.0);
-        for (item, result) in run.1 {
+            pace.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .record(&run.0);
+            run
+        })
+        .collect();
+    let mut runs = Vec::with_capacity(judged.len());
+    let mut results: BTreeMap<String, Vec<CaseResult>> = BTreeMap::new();
+    for (run, per_item) in judged {
+        for (item, result) in per_item {
             results.entry(item).or_default().push(result);
         }
-        runs.push(run.0);
+        runs.push(run);
     }
     let harness_failed = builds
         .done
@@ -384,7 +406,7 @@ impl Pace {
         limits
     }
 
-    fn record(&mut self, run: &mut CaseRun) {
+    fn record(&mut self, run: &CaseRun) {
         if run
             .items
             .iter()
@@ -405,25 +427,35 @@ struct Builds<'a> {
     compiler: &'a Compiler,
     timeout: Duration,
     sanitize: bool,
-    done: HashMap<(Target, Vec<String>), Built>,
+    cache: Option<&'a cache::BuildCache>,
+    done: HashMap<BuildKey, Built>,
 }
+
+/// A binary of a submission: which target, built with which extra flags.
+type BuildKey = (Target, Vec<String>);
 
 impl Builds<'_> {
     fn get(&mut self, target: &Target, extra: &[String]) -> &Built {
         let key = (target.clone(), extra.to_vec());
-        let (workspace, assignment, compiler, timeout) =
-            (self.workspace, self.assignment, self.compiler, self.timeout);
+        let (workspace, assignment, compiler, timeout, cache) = (
+            self.workspace,
+            self.assignment,
+            self.compiler,
+            self.timeout,
+            self.cache,
+        );
         let mut flags = extra.to_vec();
         if self.sanitize {
             flags.extend(assignment.spec.build.sanitize_flags.iter().cloned());
         }
         self.done.entry(key).or_insert_with(|| {
             workspace
-                .build(compiler, &assignment.spec, target, &flags, timeout)
+                .build(compiler, &assignment.spec, target, &flags, timeout, cache)
                 .unwrap_or_else(|e| Built {
                     binary: None,
                     log: format!("referee could not run the compiler: {e}\n"),
                     objects: Vec::new(),
+                    cached: false,
                 })
         })
     }
