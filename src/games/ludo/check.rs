@@ -53,6 +53,8 @@ pub struct Agreement {
 pub struct Report {
     /// Non-blank lines.
     pub lines: usize,
+    /// Roll lines of the game proper (after the first-player rolls).
+    pub rolls: usize,
     /// (line number, text) of lines no message form matches.
     pub unreadable: Vec<(usize, String)>,
     /// Required messages that never appeared.
@@ -798,6 +800,7 @@ impl Checker {
     }
 
     fn rolled(&mut self, c: Colour, v: u32) {
+        self.report.rolls += 1;
         if !(1..=6).contains(&v) {
             self.violation("Rule 1", format!("a die shows 1 to 6, not {v}"));
         }
@@ -1874,9 +1877,17 @@ pub fn verdicts(run: &TraceRun) -> Vec<ItemVerdict> {
         .collect();
     message_notes.extend(report.missing.iter().map(|m| format!("missing: {m}")));
 
-    let rules = (1.0 - report.violations.len() as f64 / VIOLATIONS_FOR_ZERO).max(0.0);
+    // A run that never got to play earns nothing for rules it never had to follow.
+    let rules = if report.rolls == 0 {
+        0.0
+    } else {
+        (1.0 - report.violations.len() as f64 / VIOLATIONS_FOR_ZERO).max(0.0)
+    };
     let mut rule_notes: Vec<String> = report.violations.iter().map(|v| v.to_string()).collect();
     rule_notes = capped(rule_notes);
+    if report.rolls == 0 {
+        rule_notes.push("no roll was printed, so the game was never played".into());
+    }
     rule_notes.extend(report.readings.iter().map(|r| format!("reading: {r}")));
 
     let finishes = report.winner.is_some() && !run.timed_out;
@@ -2292,6 +2303,48 @@ Red player rolled 3.";
             "struct p { int a; };\nint main(void) {}".to_string(),
         )];
         assert_eq!(structure(&one).fraction, 0.25);
+    }
+
+    #[test]
+    fn an_empty_run_earns_nothing_but_structure() {
+        let sources = [(
+            "main.c".to_string(),
+            "int main(void) { return 0; }".to_string(),
+        )];
+        let run = TraceRun {
+            output: "",
+            timed_out: false,
+            sources: &sources,
+        };
+        for verdict in verdicts(&run) {
+            if verdict.item != STRUCTURE {
+                assert_eq!(verdict.fraction, 0.0, "{}", verdict.item);
+            }
+        }
+    }
+
+    #[test]
+    fn a_timed_out_run_loses_finishes_only() {
+        let text = simulate(4).text();
+        let run = TraceRun {
+            output: &text,
+            timed_out: true,
+            sources: &[],
+        };
+        let shares: Vec<(&str, f64)> = verdicts(&run)
+            .iter()
+            .map(|v| (v.item, v.fraction))
+            .collect();
+        assert_eq!(
+            shares,
+            vec![
+                (MESSAGES, 1.0),
+                (RULES, 1.0),
+                (FINISHES, 0.0),
+                (BEHAVIOUR, 1.0),
+                (STRUCTURE, 0.0)
+            ]
+        );
     }
 
     #[test]
