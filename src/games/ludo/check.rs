@@ -681,12 +681,10 @@ impl Checker {
                 dir,
             } => self.move_line(colour, id, from, to, units, dir),
             Msg::Blocked { id, from, by } => self.blocked(id, from, by),
+            // Programs also say this when no piece can move for other reasons: only the
+            // turn is checked.
             Msg::Ignoring(c) => {
-                if self.current_roll(c).is_some()
-                    && self.roll.as_ref().is_some_and(|r| r.stopped.is_none())
-                {
-                    self.violation("CS-3", "no blocked piece was reported for this roll".into());
-                }
+                self.current_roll(c);
             }
             Msg::MovedBefore(c, loc) => self.moved_before(c, loc),
             Msg::Capture { id, square, victim } => self.capture(id, square, victim),
