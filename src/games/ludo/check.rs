@@ -954,8 +954,9 @@ impl Checker {
         self.tentative.retain(|(p, _)| *p != id);
         let piece = self.board.piece_mut(id);
         piece.reset();
+        // Entering X onto an opponent may capture it or share the square (X as a safe
+        // square): the handout does not say, so no capture is required.
         piece.loc = Loc::Square(x);
-        self.note_landing(id, x);
     }
 
     /// Opposing pieces where a piece landed must be captured by the next lines.
@@ -1731,14 +1732,11 @@ fn judge_red(roll: &Roll) -> Option<bool> {
     let c = Colour::Red;
     let enter = entry(&roll.before, c, roll.value);
     let x = c.start();
+    // Whether entering onto an opponent captures is a reading, so such rolls are not judged.
     let entry_capture = enter.is_some() && !roll.before.opponents_at(c, x).is_empty();
-    let capture = if entry_capture {
-        Tri::Yes
-    } else {
-        capture_available(roll, |_| true)
-    };
-    match capture {
+    match capture_available(roll, |_| true) {
         Tri::Yes => Some(roll.captured),
+        Tri::No if entry_capture => None,
         Tri::No if enter.is_some() && roll.before.count_at(c, x) == 0 => Some(roll.entered),
         _ => None,
     }
