@@ -435,11 +435,24 @@ impl Board {
             Loc::HomePath(k) => u32::from(HOME_PATH_CELLS - k),
             Loc::Square(s) => {
                 let approach = id.colour.approach();
-                let to_approach = match piece.dir.unwrap_or(Dir::Clockwise) {
+                let dir = piece.dir.unwrap_or(Dir::Clockwise);
+                let to_approach = match dir {
                     Dir::Clockwise => (approach + SQUARES - s) % SQUARES,
                     Dir::CounterClockwise => (s + SQUARES - approach) % SQUARES,
                 };
-                u32::from(to_approach) + u32::from(HOME_PATH_CELLS) + 1
+                // A lap more when the next arrival does not open the home straight yet (a
+                // counter-clockwise piece's first pass, a piece teleported onto its Approach).
+                let needed = match dir {
+                    Dir::Clockwise => 1,
+                    Dir::CounterClockwise => 2,
+                };
+                let arrivals = if s == approach {
+                    piece.passes
+                } else {
+                    piece.passes + 1
+                };
+                let lap = if arrivals >= needed { 0 } else { SQUARES };
+                u32::from(to_approach) + u32::from(lap) + u32::from(HOME_PATH_CELLS) + 1
             }
         }
     }

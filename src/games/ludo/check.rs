@@ -492,8 +492,8 @@ struct Roll {
     moved: Vec<(PieceId, Loc)>,
     made_block: bool,
     block_move: bool,
-    /// A piece reported blocked, and the cell before the block.
-    stopped: Option<(PieceId, Option<Loc>)>,
+    /// A piece reported blocked, and the cell before the block with its Approach count.
+    stopped: Option<(PieceId, Option<(Loc, u32)>)>,
     /// A move a capture line stood for: (piece, from, to).
     implied: Option<(PieceId, Loc, Loc)>,
     /// Whether behaviour can be judged (no ambiguous state at the roll).
@@ -532,7 +532,9 @@ struct Checker {
     last_mystery: Option<u8>,
     finished: Vec<Colour>,
     blue_next: usize,
-    /// Turned at Pita-Kotuwa (the direction rule relaxes for them).
+    /// Pieces that moved with a block before their own direction was known: their Approach
+    /// count is uncertain, so their colour's behaviour is not judged until they reset.
+    unsure: BTreeSet<PieceId>,
     line_no: usize,
     text: String,
 }
@@ -561,6 +563,7 @@ fn replay(output: &str) -> Checker {
         last_mystery: None,
         finished: Vec::new(),
         blue_next: 0,
+        unsure: BTreeSet::new(),
         line_no: 0,
         text: String::new(),
     };
@@ -936,6 +939,9 @@ impl Checker {
     /// Behaviour is judged only where the replay knows everything the choice depended on.
     fn judgeable(&self, c: Colour, round: u32) -> bool {
         self.tentative.is_empty()
+            && PieceId::all(c)
+                .into_iter()
+                .all(|id| !self.unsure.contains(&id) || self.board.piece(id).loc == Loc::Base)
             && PieceId::all(c).into_iter().all(|id| {
                 let p = self.board.piece(id);
                 let unsure =
@@ -995,6 +1001,7 @@ impl Checker {
     fn put_on_x(&mut self, id: PieceId) {
         let x = id.colour.start();
         self.tentative.retain(|(p, _)| *p != id);
+        self.unsure.remove(&id);
         let piece = self.board.piece_mut(id);
         piece.reset();
         // Entering X onto an opponent may capture it or share the square (X as a safe
@@ -1153,6 +1160,9 @@ impl Checker {
                 ),
             ),
             None if !in_block => self.board.piece_mut(id).dir = Some(dir),
+            None => {
+                self.unsure.insert(id);
+            }
             _ => {}
         }
         let own_dir = piece.dir.unwrap_or(dir) == dir;
@@ -1331,16 +1341,24 @@ impl Checker {
             None => vec![Dir::Clockwise, Dir::CounterClockwise],
         };
         let mut before = None;
+        let policies = [
+            EnterPolicy::Strict,
+            EnterPolicy::WhenCaptured,
+            EnterPolicy::Never,
+        ];
         for s in self.step_options(id, &roll) {
             for &d in &dirs {
-                if let Walk::Blocked {
-                    before: b,
-                    block: n,
-                    ..
-                } = self.board.walk(id, d, s, EnterPolicy::Strict, 1, true)
-                {
-                    if Some(n) == block {
-                        before = Some(b);
+                for policy in policies {
+                    if let Walk::Blocked {
+                        before: b,
+                        block: n,
+                        passes,
+                        ..
+                    } = self.board.walk(id, d, s, policy, 1, true)
+                    {
+                        if Some(n) == block && before.is_none() {
+                            before = Some((b, passes));
+                        }
                     }
                 }
             }
@@ -1366,8 +1384,10 @@ impl Checker {
         let Some((id, before)) = self.roll.as_ref().and_then(|r| r.stopped) else {
             return self.violation("CS-3", "no blocked piece was reported for this roll".into());
         };
-        if let Some(b) = before {
-            if b != loc {
+        if let Some((b, passes)) = before {
+            if b == loc {
+                self.board.piece_mut(id).passes = passes;
+            } else {
                 self.violation(
                     "CS-3",
                     format!(
@@ -1472,17 +1492,29 @@ impl Checker {
             Some(d) => vec![d],
             None => vec![Dir::Clockwise, Dir::CounterClockwise],
         };
-        let Some((passes, dir)) = dirs
+        let reached: Vec<(u32, Dir)> = dirs
             .into_iter()
-            .find_map(|d| self.reach(id, &roll, d, square).map(|(_, p)| (p, d)))
-        else {
+            .filter_map(|d| self.reach(id, &roll, d, square).map(|(_, p)| (p, d)))
+            .collect();
+        let Some(&(passes, dir)) = reached.first() else {
             return false;
         };
         self.check_single_action(id);
+        let in_block = from
+            .square()
+            .is_some_and(|n| roll.before.count_at(id.colour, n) >= 2);
         let piece = self.board.piece_mut(id);
+        // The capture is then the piece's first move: it shows the direction when only one
+        // direction reaches the square.
+        if piece.dir.is_none() && reached.len() == 1 && !in_block {
+            piece.dir = Some(dir);
+        }
         if piece.dir == Some(dir) {
             piece.passes = passes;
+        } else {
+            self.unsure.insert(id);
         }
+        let piece = self.board.piece_mut(id);
         piece.loc = square;
         if let Some(r) = &mut self.roll {
             r.moved.push((id, from));

@@ -110,7 +110,7 @@ static int steps_for(const struct game *g, const struct piece *p, int roll)
 static int distance_home(const struct game *g, int c, int i)
 {
     const struct piece *p = &g->pieces[c][i];
-    int to_approach;
+    int to_approach, arrivals;
     switch (p->loc.kind) {
     case BASE: return 1000;
     case HOME: return 0;
@@ -120,6 +120,10 @@ static int distance_home(const struct game *g, int c, int i)
             to_approach = (approach(c) + SQUARES - p->loc.n) % SQUARES;
         else
             to_approach = (p->loc.n + SQUARES - approach(c)) % SQUARES;
+        /* A lap more when the next arrival does not open the home straight yet. */
+        arrivals = p->loc.n == approach(c) ? p->passes : p->passes + 1;
+        if (arrivals < (p->dir == CLOCKWISE ? 1 : 2))
+            to_approach += SQUARES;
         return to_approach + HOME_CELLS + 1;
     }
 }
