@@ -647,6 +647,19 @@ impl Checker {
         }
     }
 
+    /// The board walks are checked on: pieces placed before the layout was known are left
+    /// out, since the square they block is not known.
+    fn walk_board(&self, mover: PieceId) -> std::borrow::Cow<'_, Board> {
+        if self.tentative.is_empty() {
+            return std::borrow::Cow::Borrowed(&self.board);
+        }
+        let mut board = self.board.clone();
+        for &(id, _) in self.tentative.iter().filter(|(id, _)| *id != mover) {
+            board.piece_mut(id).loc = Loc::Home;
+        }
+        std::borrow::Cow::Owned(board)
+    }
+
     /// Compares where the program says a piece is with the replay; follows the program.
     fn expect_at(&mut self, id: PieceId, claimed: Loc, rule: &'static str) -> bool {
         self.resolve(id, claimed);
@@ -1233,7 +1246,7 @@ impl Checker {
         }
         for s in self.step_options(id, roll) {
             for &policy in &policies {
-                let hit = match self.board.walk(id, dir, s, policy, group, own_dir) {
+                let hit = match self.walk_board(id).walk(id, dir, s, policy, group, own_dir) {
                     Walk::Reached { dest, passes } => (dest == to).then_some((s, passes)),
                     Walk::Blocked {
                         before,
@@ -1263,13 +1276,12 @@ impl Checker {
     ) {
         let c = id.colour;
         let piece = self.board.piece(id).clone();
+        let board = self.walk_board(id);
         let reaches = |policy| {
-            matches!(self.board.walk(id, dir, steps, policy, group, true),
+            matches!(board.walk(id, dir, steps, policy, group, true),
                 Walk::Reached { dest, .. } if dest == to)
         };
-        let strict = self
-            .board
-            .walk(id, dir, steps, EnterPolicy::Strict, group, true);
+        let strict = board.walk(id, dir, steps, EnterPolicy::Strict, group, true);
         let head = format!(
             "{} moves {id} from {} to {} by {steps}",
             c.name(),
@@ -1354,7 +1366,7 @@ impl Checker {
                         block: n,
                         passes,
                         ..
-                    } = self.board.walk(id, d, s, policy, 1, true)
+                    } = self.walk_board(id).walk(id, d, s, policy, 1, true)
                     {
                         if Some(n) == block && before.is_none() {
                             before = Some((b, passes));
@@ -1415,7 +1427,8 @@ impl Checker {
                 format!("{id} cannot capture {victim}, a piece of its own colour"),
             );
         }
-        self.resolve(id, square);
+        // Only the victim is known to stand on the square: the capturer may still have to
+        // move there (a capture line standing for the move).
         self.resolve(victim, square);
         let at = self.board.piece(id).loc;
         if at != square && self.implied_move(id, square) {
