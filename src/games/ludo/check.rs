@@ -1358,18 +1358,22 @@ impl Checker {
             EnterPolicy::WhenCaptured,
             EnterPolicy::Never,
         ];
+        // Pieces placed before the layout was known may form the block: try with them too.
+        let boards = [self.walk_board(id).into_owned(), self.board.clone()];
         for s in self.step_options(id, &roll) {
             for &d in &dirs {
                 for policy in policies {
-                    if let Walk::Blocked {
-                        before: b,
-                        block: n,
-                        passes,
-                        ..
-                    } = self.walk_board(id).walk(id, d, s, policy, 1, true)
-                    {
-                        if Some(n) == block && before.is_none() {
-                            before = Some((b, passes));
+                    for board in &boards {
+                        if let Walk::Blocked {
+                            before: b,
+                            block: n,
+                            passes,
+                            ..
+                        } = board.walk(id, d, s, policy, 1, true)
+                        {
+                            if Some(n) == block && before.is_none() {
+                                before = Some((b, passes));
+                            }
                         }
                     }
                 }
