@@ -101,6 +101,11 @@ enum Command {
     Cases {
         #[arg(value_parser = game_ids())]
         game: String,
+        /// Also write each case to DIR to run it by hand: NAME.stdin, NAME.args (one argument
+        /// per line), NAME.target (`program` or `harness`), NAME.flags (extra compiler flags,
+        /// one per line) and NAME.expected.
+        #[arg(long, value_name = "DIR")]
+        export: Option<PathBuf>,
     },
     /// Grade the model solutions in reference/; exit 1 unless each gets full marks.
     CheckReference {
@@ -221,9 +226,12 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             emit(&out, None)?;
             Ok(0)
         }
-        Command::Cases { game } => {
+        Command::Cases { game, export } => {
             let project = project()?;
             let assignment = Assignment::load(&project, &game)?;
+            if let Some(dir) = &export {
+                export_cases(&assignment, dir)?;
+            }
             let width = assignment
                 .cases
                 .iter()
@@ -285,6 +293,35 @@ fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> 
         all_full &= batch.submissions.iter().all(|s| s.full_marks());
     }
     Ok(if all_full { 0 } else { 1 })
+}
+
+fn export_cases(assignment: &Assignment, dir: &Path) -> Result<(), Error> {
+    let fail = |e: std::io::Error| Error::config(format!("{}: cannot export: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    for case in &assignment.cases {
+        let prepared = &case.prepared;
+        let expected = match &prepared.expect {
+            Expectation::Transcript(t) => t.text(),
+            Expectation::Trace { example, .. } => example.text(),
+        };
+        let target = match prepared.target {
+            games::Target::Program => "program\n",
+            games::Target::Harness => "harness\n",
+        };
+        let lines = |list: &[String]| list.iter().map(|a| format!("{a}\n")).collect::<String>();
+        let files = [
+            ("stdin", prepared.stdin.clone()),
+            ("args", lines(&prepared.args)),
+            ("target", target.to_string()),
+            ("flags", lines(&prepared.extra_flags)),
+            ("expected", expected),
+        ];
+        for (extension, text) in files {
+            let path = dir.join(format!("{}.{extension}", case.spec.name));
+            std::fs::write(path, text).map_err(fail)?;
+        }
+    }
+    Ok(())
 }
 
 /// The sandbox for student programs, with the project (cases, references) and the build
