@@ -68,6 +68,12 @@ enum Command {
         /// Wall-clock seconds per run (default: the assignment's spec.toml).
         #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
         timeout: Option<f64>,
+        /// Address space per run in MiB (default: the assignment's spec.toml).
+        #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=65536))]
+        memory: Option<u64>,
+        /// Output kept per run in KiB before the program is stopped (default: spec.toml).
+        #[arg(long, value_name = "KIB", value_parser = clap::value_parser!(u64).range(1..=1048576))]
+        output_limit: Option<u64>,
         /// Exit with status 1 when any submission misses auto-graded points.
         #[arg(long)]
         require_full: bool,
@@ -145,6 +151,8 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             output,
             jobs,
             timeout,
+            memory,
+            output_limit,
             require_full,
             sanitize,
             cache,
@@ -167,8 +175,10 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
                 })
                 .transpose()?;
             let sandbox = new_sandbox(&project, build_cache.as_ref().map(BuildCache::root))?;
-            let mut settings =
-                Settings::new(&assignment.spec.limits, timeout, jobs.map(usize::from));
+            let mut limits = assignment.spec.limits.clone();
+            limits.memory_mb = memory.unwrap_or(limits.memory_mb);
+            limits.output_kb = output_limit.unwrap_or(limits.output_kb);
+            let mut settings = Settings::new(&limits, timeout, jobs.map(usize::from));
             if sanitize {
                 settings = settings.with_sanitizers();
             }
