@@ -68,6 +68,12 @@ enum Command {
         /// Wall-clock seconds per run (default: the assignment's spec.toml).
         #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
         timeout: Option<f64>,
+        /// Address space per run in MiB (default: the assignment's spec.toml).
+        #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=65536))]
+        memory: Option<u64>,
+        /// Output kept per run in KiB before the program is stopped (default: spec.toml).
+        #[arg(long, value_name = "KIB", value_parser = clap::value_parser!(u64).range(1..=1048576))]
+        output_limit: Option<u64>,
         /// Exit with status 1 when any submission misses auto-graded points.
         #[arg(long)]
         require_full: bool,
@@ -101,6 +107,11 @@ enum Command {
     Cases {
         #[arg(value_parser = game_ids())]
         game: String,
+        /// Also write each case to DIR to run it by hand: NAME.stdin, NAME.args (one argument
+        /// per line), NAME.target (`program` or `harness`), NAME.flags (extra compiler flags,
+        /// one per line) and NAME.expected.
+        #[arg(long, value_name = "DIR")]
+        export: Option<PathBuf>,
     },
     /// Grade the model solutions in reference/; exit 1 unless each gets full marks.
     CheckReference {
@@ -140,6 +151,8 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             output,
             jobs,
             timeout,
+            memory,
+            output_limit,
             require_full,
             sanitize,
             cache,
@@ -162,8 +175,10 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
                 })
                 .transpose()?;
             let sandbox = new_sandbox(&project, build_cache.as_ref().map(BuildCache::root))?;
-            let mut settings =
-                Settings::new(&assignment.spec.limits, timeout, jobs.map(usize::from));
+            let mut limits = assignment.spec.limits.clone();
+            limits.memory_mb = memory.unwrap_or(limits.memory_mb);
+            limits.output_kb = output_limit.unwrap_or(limits.output_kb);
+            let mut settings = Settings::new(&limits, timeout, jobs.map(usize::from));
             if sanitize {
                 settings = settings.with_sanitizers();
             }
@@ -221,9 +236,12 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             emit(&out, None)?;
             Ok(0)
         }
-        Command::Cases { game } => {
+        Command::Cases { game, export } => {
             let project = project()?;
             let assignment = Assignment::load(&project, &game)?;
+            if let Some(dir) = &export {
+                export_cases(&assignment, dir)?;
+            }
             let width = assignment
                 .cases
                 .iter()
@@ -285,6 +303,35 @@ fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> 
         all_full &= batch.submissions.iter().all(|s| s.full_marks());
     }
     Ok(if all_full { 0 } else { 1 })
+}
+
+fn export_cases(assignment: &Assignment, dir: &Path) -> Result<(), Error> {
+    let fail = |e: std::io::Error| Error::config(format!("{}: cannot export: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    for case in &assignment.cases {
+        let prepared = &case.prepared;
+        let expected = match &prepared.expect {
+            Expectation::Transcript(t) => t.text(),
+            Expectation::Trace { example, .. } => example.text(),
+        };
+        let target = match prepared.target {
+            games::Target::Program => "program\n",
+            games::Target::Harness => "harness\n",
+        };
+        let lines = |list: &[String]| list.iter().map(|a| format!("{a}\n")).collect::<String>();
+        let files = [
+            ("stdin", prepared.stdin.clone()),
+            ("args", lines(&prepared.args)),
+            ("target", target.to_string()),
+            ("flags", lines(&prepared.extra_flags)),
+            ("expected", expected),
+        ];
+        for (extension, text) in files {
+            let path = dir.join(format!("{}.{extension}", case.spec.name));
+            std::fs::write(path, text).map_err(fail)?;
+        }
+    }
+    Ok(())
 }
 
 /// The sandbox for student programs, with the project (cases, references) and the build

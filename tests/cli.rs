@@ -370,3 +370,31 @@ fn regrading_reuses_cached_builds_and_a_changed_source_is_rebuilt() {
     grade_json("reversi", &file, &["--no-cache"]);
     assert_eq!(entries(), 4, "--no-cache keeps nothing");
 }
+
+#[test]
+fn limits_can_be_overridden_on_the_command_line() {
+    // 1 KiB of output is less than a 26x26 game prints: those cases hit the limit.
+    let report = grade_json(
+        "reversi",
+        &root().join("reference/reversi/Lab6.c"),
+        &["--output-limit", "1", "--memory", "256"],
+    );
+    let submission = only_submission(&report);
+    assert!(case_statuses(submission, "move")
+        .iter()
+        .any(|s| s == "output_limit"));
+    assert!(case_statuses(submission, "board")
+        .iter()
+        .any(|s| s == "pass"));
+    referee()
+        .args([
+            "grade",
+            "reversi",
+            "reference/reversi/Lab6.c",
+            "--memory",
+            "1",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--memory"));
+}
