@@ -14,6 +14,8 @@ use crate::spec::Spec;
 
 const RUNTIME_SOURCE: &str = include_str!("referee_rt.c");
 const RUNTIME_NAME: &str = "referee_rt.c";
+/// Link flags referee's runtime needs (its `time()` wrapper).
+const RUNTIME_LINK_FLAGS: [&str; 1] = ["-Wl,--wrap=time"];
 
 /// The C compiler and its version line (part of what identifies a build).
 #[derive(Debug, Clone)]
@@ -149,6 +151,7 @@ impl Workspace {
             extra.join("\0").into_bytes(),
             spec.build.link.join("\0").into_bytes(),
             RUNTIME_SOURCE.as_bytes().to_vec(),
+            RUNTIME_LINK_FLAGS.join("\0").into_bytes(),
         ];
         if *target == Target::Harness {
             parts.push(spec.build.harness_student_flags.join("\0").into_bytes());
@@ -231,6 +234,7 @@ impl Workspace {
         args.push(RUNTIME_NAME.into());
         args.extend(objects.iter().map(|o| path_arg(o)));
         args.extend(spec.build.link.iter().cloned());
+        args.extend(RUNTIME_LINK_FLAGS.map(String::from));
         let linked = self.compile(compiler, &args, timeout, &mut log)?;
         Ok(Built {
             binary: linked.then_some(binary),

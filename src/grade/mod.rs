@@ -539,11 +539,14 @@ fn referee_failure_run(case: &PreparedCase, reason: &str) -> Judged {
     (run, per_item)
 }
 
+/// Runs one case. `run_index` numbers the runs of a trace case from 0: each later run sees
+/// the clock a day further on, so programs seeded by `time()` play different games.
 fn execute(
     case: &PreparedCase,
     binary: &Path,
     grader: &Grader,
     limits: &RunLimits,
+    run_index: usize,
 ) -> Result<RunOutcome, String> {
     let mut env: Vec<(String, String)> = case
         .prepared
@@ -551,6 +554,12 @@ fn execute(
         .map(|seed| ("REFEREE_SRANDOM".to_string(), seed.to_string()))
         .into_iter()
         .collect();
+    if run_index > 0 {
+        env.push((
+            "REFEREE_TIME_OFFSET".to_string(),
+            (run_index * 86_400).to_string(),
+        ));
+    }
     if grader.settings.sanitize {
         env.extend(
             SANITIZER_ENV
@@ -598,7 +607,7 @@ fn run_case(
             assignment,
             case,
             expected,
-            execute(case, binary, grader, limits),
+            execute(case, binary, grader, limits, 0),
             limits,
         ),
         Expectation::Trace { runs, .. } => {
@@ -710,7 +719,7 @@ fn judge_trace(
     let mut slowest = Duration::ZERO;
     let runs = runs.max(1);
     for index in 1..=runs {
-        let outcome = match execute(case, binary, grader, limits) {
+        let outcome = match execute(case, binary, grader, limits, index - 1) {
             Ok(outcome) => outcome,
             Err(reason) => return referee_failure_run(case, &reason),
         };
