@@ -491,6 +491,23 @@ fn failed_build(
 
 type Judged = (CaseRun, Vec<(String, CaseResult)>);
 
+/// A case's run record with its identity and input filled in and nothing observed yet.
+fn case_run(case: &PreparedCase, items: Vec<(String, Status)>, ended: String) -> CaseRun {
+    CaseRun {
+        name: case.spec.name.clone(),
+        description: case.spec.description.clone(),
+        args: case.prepared.args.clone(),
+        stdin: case.prepared.stdin.clone(),
+        items,
+        ended,
+        mismatch: Mismatch::None,
+        diff: String::new(),
+        notes: Vec::new(),
+        stderr: String::new(),
+        elapsed: Duration::ZERO,
+    }
+}
+
 fn build_error_run(case: &PreparedCase, log: &str) -> Judged {
     let per_item = case
         .items
@@ -509,24 +526,17 @@ fn build_error_run(case: &PreparedCase, log: &str) -> Judged {
         })
         .collect();
     let first_line = log.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let items = case
+        .items
+        .iter()
+        .map(|i| (i.clone(), Status::BuildError))
+        .collect();
     (
-        CaseRun {
-            name: case.spec.name.clone(),
-            description: case.spec.description.clone(),
-            args: case.prepared.args.clone(),
-            stdin: case.prepared.stdin.clone(),
-            items: case
-                .items
-                .iter()
-                .map(|i| (i.clone(), Status::BuildError))
-                .collect(),
-            ended: format!("not run: the build failed ({first_line})"),
-            mismatch: Mismatch::None,
-            diff: String::new(),
-            notes: Vec::new(),
-            stderr: String::new(),
-            elapsed: Duration::ZERO,
-        },
+        case_run(
+            case,
+            items,
+            format!("not run: the build failed ({first_line})"),
+        ),
         per_item,
     )
 }
@@ -688,17 +698,12 @@ fn judge_transcript(
         .collect();
     (
         CaseRun {
-            name: case.spec.name.clone(),
-            description: case.spec.description.clone(),
-            args: case.prepared.args.clone(),
-            stdin: case.prepared.stdin.clone(),
-            items: statuses,
-            ended: describe_end(outcome.termination, limits),
             mismatch: comparison.mismatch,
             diff: comparison.diff,
             notes,
             stderr: String::from_utf8_lossy(&outcome.stderr).into_owned(),
             elapsed: outcome.elapsed,
+            ..case_run(case, statuses, describe_end(outcome.termination, limits))
         },
         per_item,
     )
@@ -787,17 +792,13 @@ fn judge_trace(
     }
     (
         CaseRun {
-            name: case.spec.name.clone(),
-            description: case.spec.description.clone(),
-            args: case.prepared.args.clone(),
-            stdin: case.prepared.stdin.clone(),
-            items: statuses,
-            ended: format!("{runs} runs; worst ending: {}", describe_end(worst, limits)),
-            mismatch: Mismatch::None,
-            diff: String::new(),
             notes,
-            stderr: String::new(),
             elapsed: slowest,
+            ..case_run(
+                case,
+                statuses,
+                format!("{runs} runs; worst ending: {}", describe_end(worst, limits)),
+            )
         },
         per_item,
     )
