@@ -18,6 +18,7 @@ use serde_json::{json, Value};
 use crate::cases::{self, CaseSpec};
 use crate::error::Error;
 use crate::games::{self, Expectation, Game, Prepared, Target, TraceRun};
+use crate::report::model::BuildReport;
 use crate::report::{BatchReport, CaseResult, CaseRun, ItemReport, Status, SubmissionReport};
 use crate::spec::{Limits, Spec};
 use build::{Built, Compiler, Workspace};
@@ -341,21 +342,16 @@ fn grade_one(
     finish(
         submission,
         items,
-        BuildReportParts { ok: build_ok, log },
+        BuildReport { ok: build_ok, log },
         facts,
         runs,
     )
 }
 
-struct BuildReportParts {
-    ok: bool,
-    log: String,
-}
-
 fn finish(
     submission: &Submission,
     items: Vec<ItemReport>,
-    build: BuildReportParts,
+    build: BuildReport,
     facts: BTreeMap<String, Value>,
     runs: Vec<CaseRun>,
 ) -> SubmissionReport {
@@ -370,10 +366,7 @@ fn finish(
         path: submission.path.display().to_string(),
         score: round(score),
         max_score: round(max_score),
-        build: crate::report::model::BuildReport {
-            ok: build.ok,
-            log: build.log,
-        },
+        build,
         items,
         facts,
         runs,
@@ -480,7 +473,7 @@ fn failed_build(
     finish(
         submission,
         items,
-        BuildReportParts {
+        BuildReport {
             ok: false,
             log: reason,
         },
