@@ -729,7 +729,7 @@ fn judge_trace(
         let run = TraceRun {
             output: &output,
             timed_out: outcome.termination == Termination::Timeout,
-            sources,
+            sources: Some(sources),
         };
         match assignment.game.check_trace(&case.spec, &run) {
             Ok(verdicts) => {
