@@ -83,11 +83,12 @@ enum Command {
         /// overflows. Slower; scores can differ from a normal build.
         #[arg(long)]
         sanitize: bool,
-        /// Folder of the build cache (default: REFEREE_CACHE, else ~/.cache/referee).
-        /// Regrading reuses every build whose sources, flags and compiler are unchanged.
+        /// Folder of the build and run cache (default: REFEREE_CACHE, else
+        /// ~/.cache/referee). Regrading reuses every build whose sources, flags and compiler
+        /// are unchanged, and every run (except timeouts) whose binary, input and limits are.
         #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
         cache: Option<PathBuf>,
-        /// Compile everything afresh and keep nothing.
+        /// Compile and run everything afresh and keep nothing.
         #[arg(long)]
         no_cache: bool,
     },
