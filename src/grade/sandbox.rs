@@ -3,9 +3,7 @@
 //! and, where the kernel allows, private mount, network and IPC namespaces with the project
 //! hidden, and (as root) a uid of its own.
 
-use std::ffi::CString;
 use std::io::{Read, Write};
-use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -92,7 +90,17 @@ pub struct Sandbox {
     _uid_block_lock: Option<std::fs::File>,
     /// Process limit for user-namespace runs, which count against the invoking user.
     user_processes: u64,
+    /// The launcher (`launcher.c`), written into the scratch folder.
+    launcher: PathBuf,
+    /// Marks the launcher's own error messages (random per sandbox).
+    token: String,
 }
+
+/// The launcher built by build.rs: started for every run with posix_spawn, it sets up the
+/// session, namespaces, limits and uid and execs the program (see `launcher.c`).
+const LAUNCHER: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/launcher"));
+/// The launcher's exit status when the set-up failed before the exec.
+const LAUNCH_FAILED: i32 = 125;
 
 impl Sandbox {
     /// Probes what isolation the kernel allows; `hidden` are folders a program must not see
@@ -104,6 +112,16 @@ impl Sandbox {
             .tempdir()?;
         let mut hidden = hidden;
         hidden.push(scratch.path().to_path_buf());
+        let launcher = scratch.path().join("launcher");
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o755)
+                .open(&launcher)?;
+            file.write_all(LAUNCHER)?;
+        }
         // SAFETY: geteuid has no preconditions.
         let root = unsafe { libc::geteuid() } == 0;
         let (first_uid, lock) = if root {
@@ -122,6 +140,8 @@ impl Sandbox {
             free_uids: Mutex::new((0..UIDS_PER_BLOCK).rev().map(|i| first_uid + i).collect()),
             _uid_block_lock: lock,
             user_processes: count_user_processes() + 256,
+            launcher,
+            token: random_token()?,
         };
         if let Err(reason) = sandbox.probe() {
             sandbox.isolation = Isolation::Basic(reason);
@@ -186,23 +206,65 @@ impl Sandbox {
         let run_dir = tempfile::Builder::new()
             .prefix("run-")
             .tempdir_in(self.scratch.path())?;
-        match &self.isolation {
+        let outcome = match &self.isolation {
             Isolation::Basic(_) => {
-                let mut command = Command::new(request.program);
-                command.current_dir(run_dir.path());
-                let limits = request.limits.clone();
-                // SAFETY: only async-signal-safe system calls between fork and exec.
-                unsafe {
-                    command.pre_exec(move || {
-                        check(libc::setsid())?;
-                        apply_limits(&limits, limits.processes)
-                    });
-                }
+                let mut command = self.launch(request.limits, request.limits.processes);
+                command
+                    .current_dir(run_dir.path())
+                    .arg("--")
+                    .arg(request.program)
+                    .args(request.args);
                 execute(command, request, run_dir.path())
             }
             Isolation::SeparateUser | Isolation::UserNamespace => {
                 self.run_isolated(request, run_dir.path())
             }
+        }?;
+        self.launched(outcome)
+    }
+
+    /// Kills every process running as `uid` (those that left the run's session too): the
+    /// launcher becomes that uid and signals all its processes.
+    fn kill_every_process_of(&self, uid: u32) {
+        let _ = Command::new(&self.launcher)
+            .arg(&self.token)
+            .arg("sweep")
+            .arg(uid.to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+
+    /// The launcher with the run's resource limits.
+    fn launch(&self, limits: &RunLimits, processes: u64) -> Command {
+        let mut command = Command::new(&self.launcher);
+        command.arg(&self.token).arg("run");
+        let mut limit = |option: &str, value: u64| {
+            command.arg(option).arg(value.to_string());
+        };
+        limit("--cpu", limits.cpu_seconds);
+        if let Some(bytes) = limits.memory_bytes {
+            limit("--as", bytes);
+        }
+        limit("--fsize", limits.file_size_bytes);
+        limit("--nofile", limits.open_files);
+        limit("--nproc", processes);
+        command
+    }
+
+    /// A run whose set-up failed in the launcher is referee's failure, not the program's.
+    fn launched(&self, outcome: RunOutcome) -> std::io::Result<RunOutcome> {
+        let marker = format!("{} ", self.token);
+        if outcome.termination != Termination::Exited(LAUNCH_FAILED) {
+            return Ok(outcome);
+        }
+        match String::from_utf8_lossy(&outcome.stderr).strip_prefix(&marker) {
+            Some(reason) => Err(std::io::Error::other(format!(
+                "the sandbox could not start the run: {}",
+                reason.trim_end()
+            ))),
+            None => Ok(outcome),
         }
     }
 
@@ -219,117 +281,38 @@ impl Sandbox {
         } else {
             None
         };
-        let plan = MountPlan::new(run_dir, &self.hidden)?;
-        let limits = request.limits.clone();
         let processes = if separate {
-            limits.processes
+            request.limits.processes
         } else {
             self.user_processes
         };
-        // SAFETY: geteuid/getegid have no preconditions.
-        let (own_uid, own_gid) = unsafe { (libc::geteuid(), libc::getegid()) };
-        let uid_map = CString::new(format!("{own_uid} {own_uid} 1\n"))?;
-        let gid_map = CString::new(format!("{own_gid} {own_gid} 1\n"))?;
-        let mut command = Command::new(INSIDE_PROGRAM);
-        // SAFETY: the closure runs between fork and exec and only makes async-signal-safe
-        // system calls on data prepared before the fork.
-        unsafe {
-            command.pre_exec(move || {
-                check(libc::setsid())?;
-                let mut flags = libc::CLONE_NEWNS | libc::CLONE_NEWNET | libc::CLONE_NEWIPC;
-                if uid.is_none() {
-                    flags |= libc::CLONE_NEWUSER;
-                }
-                check(libc::unshare(flags))?;
-                if uid.is_none() {
-                    write_proc(c"/proc/self/setgroups", c"deny")?;
-                    write_proc(c"/proc/self/uid_map", &uid_map)?;
-                    write_proc(c"/proc/self/gid_map", &gid_map)?;
-                }
-                plan.apply()?;
-                apply_limits(&limits, processes)?;
-                if let Some(uid) = uid {
-                    check(libc::setgroups(0, std::ptr::null()))?;
-                    check(libc::setgid(uid))?;
-                    check(libc::setuid(uid))?;
-                }
-                Ok(())
-            });
+        let mut command = self.launch(request.limits, processes);
+        command.current_dir(run_dir);
+        command.arg("--run-dir").arg(run_dir);
+        for folder in &self.hidden {
+            command.arg("--hide").arg(folder);
         }
+        match uid {
+            Some(uid) => {
+                command.args(["--isolate", "separate", "--uid", &uid.to_string()]);
+            }
+            None => {
+                // SAFETY: geteuid/getegid have no preconditions.
+                let (own_uid, own_gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+                command.args(["--isolate", "user"]);
+                command.args(["--map-uid", &own_uid.to_string()]);
+                command.args(["--map-gid", &own_gid.to_string()]);
+            }
+        }
+        command.arg("--").arg(INSIDE_PROGRAM).args(request.args);
         let outcome = execute(command, request, Path::new(INSIDE_DIR));
         if let Some(uid) = uid {
-            kill_every_process_of(uid);
+            self.kill_every_process_of(uid);
             if let Ok(mut free) = self.free_uids.lock() {
                 free.push(uid);
             }
         }
         outcome
-    }
-}
-
-/// The mounts that give a run its view: the run directory as `/tmp`, private `/var/tmp` and
-/// `/dev/shm`, and the hidden folders covered. Strings are made before the fork.
-struct MountPlan {
-    run_dir: CString,
-    hidden: Vec<CString>,
-}
-
-impl MountPlan {
-    fn new(run_dir: &Path, hidden: &[PathBuf]) -> std::io::Result<Self> {
-        let c = |p: &Path| CString::new(p.as_os_str().as_bytes()).map_err(std::io::Error::other);
-        Ok(MountPlan {
-            run_dir: c(run_dir)?,
-            hidden: hidden.iter().map(|p| c(p)).collect::<Result<_, _>>()?,
-        })
-    }
-
-    /// Runs in the child after `unshare`.
-    fn apply(&self) -> std::io::Result<()> {
-        let none = std::ptr::null();
-        // SAFETY: mount/chdir with NUL-terminated strings that outlive the calls.
-        unsafe {
-            check(libc::mount(
-                none,
-                c"/".as_ptr(),
-                none,
-                libc::MS_REC | libc::MS_PRIVATE,
-                std::ptr::null(),
-            ))?;
-            check(libc::mount(
-                self.run_dir.as_ptr(),
-                c"/tmp".as_ptr(),
-                none,
-                libc::MS_BIND,
-                std::ptr::null(),
-            ))?;
-            for private in [c"/var/tmp", c"/dev/shm"] {
-                // Missing on some systems: nothing to protect there then.
-                libc::mount(
-                    c"tmpfs".as_ptr(),
-                    private.as_ptr(),
-                    c"tmpfs".as_ptr(),
-                    libc::MS_NOSUID | libc::MS_NODEV,
-                    c"size=16m".as_ptr().cast(),
-                );
-            }
-            for path in &self.hidden {
-                let covered = libc::mount(
-                    c"tmpfs".as_ptr(),
-                    path.as_ptr(),
-                    c"tmpfs".as_ptr(),
-                    libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
-                    c"size=4k".as_ptr().cast(),
-                );
-                // A hidden folder that is not there (e.g. inside the new /tmp) needs no cover.
-                if covered != 0
-                    && std::io::Error::last_os_error().raw_os_error() != Some(libc::ENOENT)
-                {
-                    return Err(std::io::Error::last_os_error());
-                }
-            }
-            check(libc::chdir(c"/tmp".as_ptr()))?;
-        }
-        Ok(())
     }
 }
 
@@ -348,7 +331,7 @@ fn place_program(program: &Path, destination: &Path) -> std::io::Result<()> {
 /// Compiles and other trusted tools: a session, limits, the given working directory.
 pub fn run_trusted(request: &RunRequest, cwd: &Path) -> std::io::Result<RunOutcome> {
     let mut command = Command::new(request.program);
-    command.current_dir(cwd);
+    command.current_dir(cwd).args(request.args);
     let limits = request.limits.clone();
     // SAFETY: only async-signal-safe system calls between fork and exec.
     unsafe {
@@ -364,7 +347,6 @@ pub fn run_trusted(request: &RunRequest, cwd: &Path) -> std::io::Result<RunOutco
 /// timeout and kills the whole session at the end.
 fn execute(mut command: Command, request: &RunRequest, home: &Path) -> std::io::Result<RunOutcome> {
     command
-        .args(request.args)
         .env_clear()
         .env("PATH", "/usr/local/bin:/usr/bin:/bin")
         .env("LC_ALL", "C")
@@ -506,50 +488,12 @@ fn kill_group(group: libc::pid_t) {
     }
 }
 
-/// Kills every process running as `uid` (those that left the run's session too), by
-/// sending SIGKILL to all processes from a child that has become that uid.
-fn kill_every_process_of(uid: u32) {
-    // SAFETY: the child makes only raw system calls (no allocation, no locks) and exits.
-    unsafe {
-        let pid = libc::fork();
-        if pid == 0 {
-            if libc::syscall(libc::SYS_setuid, libc::c_long::from(uid)) == 0 {
-                libc::kill(-1, libc::SIGKILL);
-            }
-            libc::_exit(0);
-        }
-        if pid > 0 {
-            let mut status = 0;
-            while libc::waitpid(pid, &mut status, 0) < 0
-                && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
-            {
-            }
-        }
-    }
-}
-
 fn check(result: libc::c_int) -> std::io::Result<()> {
     if result < 0 {
         Err(std::io::Error::last_os_error())
     } else {
         Ok(())
     }
-}
-
-/// Writes a short text to a /proc file (in the child: raw calls only).
-fn write_proc(path: &std::ffi::CStr, text: &std::ffi::CStr) -> std::io::Result<()> {
-    // SAFETY: open/write/close on NUL-terminated strings that outlive the calls.
-    unsafe {
-        let fd = libc::open(path.as_ptr(), libc::O_WRONLY);
-        check(fd)?;
-        let bytes = text.to_bytes();
-        let written = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
-        libc::close(fd);
-        if written < 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-    }
-    Ok(())
 }
 
 fn apply_limits(limits: &RunLimits, processes: u64) -> std::io::Result<()> {
@@ -616,6 +560,19 @@ fn count_user_processes() -> u64 {
             e.metadata().is_ok_and(|m| m.uid() == uid)
         })
         .count() as u64
+}
+
+/// 16 random bytes in hex, from the kernel.
+fn random_token() -> std::io::Result<String> {
+    let mut bytes = [0u8; 16];
+    // SAFETY: getrandom writes at most `bytes.len()` bytes into the buffer we own.
+    let got = unsafe { libc::getrandom(bytes.as_mut_ptr().cast(), bytes.len(), 0) };
+    if got != bytes.len() as isize {
+        return Err(std::io::Error::other(
+            "no random bytes for the sandbox token",
+        ));
+    }
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Removes scratch folders of referee processes that no longer exist (killed, crashed).
