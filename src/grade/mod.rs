@@ -174,6 +174,18 @@ pub fn grade(
     compiler: &Compiler,
     settings: &Settings,
 ) -> Result<BatchReport, Error> {
+    grade_with_progress(assignment, submissions, compiler, settings, &|_| {})
+}
+
+/// `grade`, calling `on_graded` (from a worker thread) as each submission is finished, for
+/// a progress bar.
+pub fn grade_with_progress(
+    assignment: &Assignment,
+    submissions: &[Submission],
+    compiler: &Compiler,
+    settings: &Settings,
+    on_graded: &(dyn Fn(&SubmissionReport) + Sync),
+) -> Result<BatchReport, Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.jobs.max(1))
         .build()
@@ -181,7 +193,11 @@ pub fn grade(
     let reports = pool.install(|| {
         submissions
             .par_iter()
-            .map(|s| grade_one(assignment, s, compiler, settings))
+            .map(|s| {
+                let report = grade_one(assignment, s, compiler, settings);
+                on_graded(&report);
+                report
+            })
             .collect::<Vec<_>>()
     });
     Ok(BatchReport {
@@ -397,6 +413,7 @@ fn build_error_run(case: &PreparedCase, log: &str) -> Judged {
             diff: String::new(),
             notes: Vec::new(),
             stderr: String::new(),
+            output_digest: None,
         },
         per_item,
     )
@@ -538,6 +555,7 @@ fn judge_transcript(
             diff: comparison.diff,
             notes,
             stderr: String::from_utf8_lossy(&outcome.stderr).into_owned(),
+            output_digest: Some(crate::report::groups::digest(&outcome.stdout)),
         },
         per_item,
     )
@@ -633,6 +651,7 @@ fn judge_trace(
             diff: String::new(),
             notes,
             stderr: String::new(),
+            output_digest: None,
         },
         per_item,
     )

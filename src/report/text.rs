@@ -14,13 +14,64 @@ const MAX_STDIN_LINES: usize = 12;
 /// Lines of compiler output shown.
 const MAX_LOG_LINES: usize = 30;
 
+/// ANSI colours for a terminal, or none (files, pipes, `NO_COLOR`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paint {
+    pub colour: bool,
+}
+
+const RED: &str = "31";
+const GREEN: &str = "32";
+const YELLOW: &str = "33";
+const CYAN: &str = "36";
+const BOLD: &str = "1";
+
+impl Paint {
+    /// Colour only when standard output is a terminal and `NO_COLOR` is unset or empty.
+    pub fn for_stdout() -> Self {
+        use std::io::IsTerminal;
+        let no_colour = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Paint {
+            colour: !no_colour && std::io::stdout().is_terminal(),
+        }
+    }
+
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// A unified diff line: removed red, added green, hunk headers cyan.
+    fn diff_line(self, line: &str) -> String {
+        match line.chars().next() {
+            // The two header lines written by `compare::unified_diff`.
+            _ if line == "--- expected" || line == "+++ your output" => self.paint(BOLD, line),
+            Some('-') => self.paint(RED, line),
+            Some('+') => self.paint(GREEN, line),
+            Some('@') => self.paint(CYAN, line),
+            _ => line.to_string(),
+        }
+    }
+
+    fn status(self, status: Status, text: &str) -> String {
+        self.paint(if status == Status::Pass { GREEN } else { RED }, text)
+    }
+}
+
 pub fn render(batch: &BatchReport) -> String {
+    render_with(batch, Paint { colour: false })
+}
+
+pub fn render_with(batch: &BatchReport, paint: Paint) -> String {
     let mut out = String::new();
     for submission in &batch.submissions {
-        render_submission(&mut out, submission);
+        render_submission(&mut out, submission, paint);
         out.push('\n');
     }
-    out.push_str(&summary(batch));
+    out.push_str(&paint.paint(BOLD, &summary(batch)));
     out.push('\n');
     out
 }
@@ -45,14 +96,14 @@ pub fn summary(batch: &BatchReport) -> String {
     )
 }
 
-fn render_submission(out: &mut String, s: &SubmissionReport) {
+fn render_submission(out: &mut String, s: &SubmissionReport, paint: Paint) {
+    let total = format!("{} / {}", points(s.score), points(s.max_score));
     let _ = writeln!(
         out,
-        "== {}  ({})  {} / {} auto-graded points",
-        s.name,
+        "{}  ({})  {} auto-graded points",
+        paint.paint(BOLD, &format!("== {}", s.name)),
         s.path,
-        points(s.score),
-        points(s.max_score)
+        paint.paint(if s.full_marks() { GREEN } else { YELLOW }, &total)
     );
     let warnings = s
         .facts
@@ -62,7 +113,8 @@ fn render_submission(out: &mut String, s: &SubmissionReport) {
     if s.build.ok {
         let _ = writeln!(
             out,
-            "build: ok{}",
+            "build: {}{}",
+            paint.paint(GREEN, "ok"),
             match warnings {
                 0 => String::new(),
                 1 => ", 1 compiler warning:".into(),
@@ -70,7 +122,7 @@ fn render_submission(out: &mut String, s: &SubmissionReport) {
             }
         );
     } else {
-        let _ = writeln!(out, "build: FAILED");
+        let _ = writeln!(out, "build: {}", paint.paint(RED, "FAILED"));
     }
     if !s.build.ok || warnings > 0 || !s.build.log.trim().is_empty() {
         push_cut(out, &s.build.log, MAX_LOG_LINES, "    ");
@@ -94,11 +146,22 @@ fn render_submission(out: &mut String, s: &SubmissionReport) {
                     .iter()
                     .filter(|c| c.status == Status::Pass)
                     .count();
+                let cell = format!(
+                    "{:>13}",
+                    format!("{} / {}", points(score), points(item.max_score))
+                );
+                let colour = if passed == item.cases.len() {
+                    GREEN
+                } else if score > 0.0 {
+                    YELLOW
+                } else {
+                    RED
+                };
                 let _ = writeln!(
                     out,
-                    "  {:<width$}  {:>13}  {passed}/{}",
+                    "  {:<width$}  {}  {passed}/{}",
                     item.id,
-                    format!("{} / {}", points(score), points(item.max_score)),
+                    paint.paint(colour, &cell),
                     item.cases.len()
                 );
             }
@@ -122,7 +185,7 @@ fn render_submission(out: &mut String, s: &SubmissionReport) {
     }
     let _ = writeln!(out, "failing cases: {} of {}", failing.len(), s.runs.len());
     for run in failing.iter().take(MAX_SHOWN_FAILURES) {
-        render_failure(out, run);
+        render_failure(out, run, paint);
     }
     if failing.len() > MAX_SHOWN_FAILURES {
         let rest: Vec<&str> = failing[MAX_SHOWN_FAILURES..]
@@ -138,13 +201,18 @@ fn render_submission(out: &mut String, s: &SubmissionReport) {
     }
 }
 
-fn render_failure(out: &mut String, run: &CaseRun) {
+fn render_failure(out: &mut String, run: &CaseRun, paint: Paint) {
     let items: Vec<String> = run
         .items
         .iter()
-        .map(|(item, status)| format!("{item} {}", status.as_str()))
+        .map(|(item, status)| format!("{item} {}", paint.status(*status, status.as_str())))
         .collect();
-    let _ = writeln!(out, "\n  ✗ {}  [{}]", run.name, items.join(", "));
+    let _ = writeln!(
+        out,
+        "\n  {}  [{}]",
+        paint.paint(RED, &format!("✗ {}", run.name)),
+        items.join(", ")
+    );
     if let Some(description) = &run.description {
         let _ = writeln!(out, "    what it tests: {description}");
     }
@@ -165,7 +233,7 @@ fn render_failure(out: &mut String, run: &CaseRun) {
     }
     if !run.diff.is_empty() {
         for line in run.diff.lines() {
-            let _ = writeln!(out, "    {line}");
+            let _ = writeln!(out, "    {}", paint.diff_line(line));
         }
     }
     if !run.stderr.trim().is_empty() {
@@ -227,5 +295,21 @@ fn push_cut(out: &mut String, text: &str, max_lines: usize, indent: &str) {
     }
     if lines.len() > max_lines {
         let _ = writeln!(out, "{indent}… {} more lines", lines.len() - max_lines);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_only_when_asked() {
+        let on = Paint { colour: true };
+        let off = Paint { colour: false };
+        assert_eq!(on.diff_line("-old"), "\x1b[31m-old\x1b[0m");
+        assert_eq!(on.diff_line("+new"), "\x1b[32m+new\x1b[0m");
+        assert_eq!(on.diff_line(" same"), " same");
+        assert_eq!(off.diff_line("-old"), "-old");
+        assert_eq!(off.status(Status::Fail, "fail"), "fail");
     }
 }
