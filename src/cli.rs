@@ -11,8 +11,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::error::Error;
 use crate::games::{self, Expectation};
 use crate::grade::build::Compiler;
+use crate::grade::cache::BuildCache;
+use crate::grade::sandbox::Sandbox;
 use crate::grade::submission;
-use crate::grade::{self, Assignment, Project, Settings};
+use crate::grade::{self, Assignment, Grader, Project, Settings};
 use crate::report::{self, BatchReport};
 
 #[derive(Parser)]
@@ -87,9 +89,27 @@ enum Command {
         /// Wall-clock seconds per run (default: the assignment's spec.toml).
         #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
         timeout: Option<f64>,
+        /// Address space per run in MiB (default: the assignment's spec.toml).
+        #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=65536))]
+        memory: Option<u64>,
+        /// Output kept per run in KiB before the program is stopped (default: spec.toml).
+        #[arg(long, value_name = "KIB", value_parser = clap::value_parser!(u64).range(1..=1048576))]
+        output_limit: Option<u64>,
         /// Exit with status 1 when any submission misses auto-graded points.
         #[arg(long)]
         require_full: bool,
+        /// Build with AddressSanitizer and UndefinedBehaviorSanitizer and show their report
+        /// for failing cases: finds out-of-bounds reads and writes, use of freed memory,
+        /// overflows. Slower; scores can differ from a normal build.
+        #[arg(long)]
+        sanitize: bool,
+        /// Folder of the build cache (default: REFEREE_CACHE, else ~/.cache/referee).
+        /// Regrading reuses every build whose sources, flags and compiler are unchanged.
+        #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+        cache: Option<PathBuf>,
+        /// Compile everything afresh and keep nothing.
+        #[arg(long)]
+        no_cache: bool,
     },
     /// Print what the reference expects for one case (its exact output).
     Expect {
@@ -108,6 +128,11 @@ enum Command {
     Cases {
         #[arg(value_parser = game_ids())]
         game: String,
+        /// Also write each case to DIR to run it by hand: NAME.stdin, NAME.args (one argument
+        /// per line), NAME.target (`program` or `harness`), NAME.flags (extra compiler flags,
+        /// one per line) and NAME.expected.
+        #[arg(long, value_name = "DIR")]
+        export: Option<PathBuf>,
     },
     /// Write a Gradescope autograder zip for one assignment.
     ///
@@ -180,7 +205,10 @@ fn destinations(
     }
     let stem = if is_folder {
         std::fs::create_dir_all(output).map_err(|e| {
-            Error::config(format!("{}: cannot create the folder: {e}", output.display()))
+            Error::config(format!(
+                "{}: cannot create the folder: {e}",
+                output.display()
+            ))
         })?;
         output.join("report")
     } else {
@@ -251,7 +279,12 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             output,
             jobs,
             timeout,
+            memory,
+            output_limit,
             require_full,
+            sanitize,
+            cache,
+            no_cache,
         } => {
             let destinations = destinations(&format, output.as_deref())?;
             let project = project()?;
@@ -261,21 +294,41 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
                 return Err(report::gradescope::one_submission_error(submissions.len()));
             }
             let compiler = Compiler::find()?;
-            let settings = Settings::new(&assignment.spec.limits, timeout, jobs.map(usize::from));
+            let cache_dir = if no_cache {
+                None
+            } else {
+                cache.or_else(BuildCache::default_dir)
+            };
+            let build_cache = cache_dir
+                .map(|dir| {
+                    BuildCache::open(dir.clone()).map_err(|e| {
+                        Error::config(format!("{}: cannot use as build cache: {e}", dir.display()))
+                    })
+                })
+                .transpose()?;
+            let sandbox = new_sandbox(&project, build_cache.as_ref().map(BuildCache::root))?;
+            let mut limits = assignment.spec.limits.clone();
+            limits.memory_mb = memory.unwrap_or(limits.memory_mb);
+            limits.output_kb = output_limit.unwrap_or(limits.output_kb);
+            let mut settings = Settings::new(&limits, timeout, jobs.map(usize::from));
+            if sanitize {
+                settings = settings.with_sanitizers();
+            }
+            let grader = Grader {
+                compiler: &compiler,
+                sandbox: &sandbox,
+                cache: build_cache.as_ref(),
+                settings: &settings,
+            };
             let started = Instant::now();
             let bar = progress_bar(submissions.len());
-            let batch = grade::grade_with_progress(
-                &assignment,
-                &submissions,
-                &compiler,
-                &settings,
-                &|graded| {
+            let batch =
+                grade::grade_with_progress(&assignment, &submissions, &grader, &|graded| {
                     if let Some(bar) = &bar {
                         bar.set_message(graded.name.clone());
                         bar.inc(1);
                     }
-                },
-            )?;
+                })?;
             if let Some(bar) = &bar {
                 bar.finish_and_clear();
             }
@@ -341,9 +394,12 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             emit(&out, None)?;
             Ok(0)
         }
-        Command::Cases { game } => {
+        Command::Cases { game, export } => {
             let project = project()?;
             let assignment = Assignment::load(&project, &game)?;
+            if let Some(dir) = &export {
+                export_cases(&assignment, dir)?;
+            }
             let width = assignment
                 .cases
                 .iter()
@@ -394,17 +450,65 @@ fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> 
             .collect(),
     };
     let compiler = Compiler::find()?;
+    let sandbox = new_sandbox(project, None)?;
     let mut all_full = true;
     for id in ids {
         let assignment = Assignment::load(project, id)?;
         let dir = project.reference_dir(id);
         let submissions = submission::discover(&[dir], assignment.spec.submission.layout)?;
         let settings = Settings::new(&assignment.spec.limits, None, None);
-        let batch: BatchReport = grade::grade(&assignment, &submissions, &compiler, &settings)?;
+        // Always built afresh: this is the check CI relies on.
+        let grader = Grader {
+            compiler: &compiler,
+            sandbox: &sandbox,
+            cache: None,
+            settings: &settings,
+        };
+        let batch: BatchReport = grade::grade(&assignment, &submissions, &grader)?;
         emit(&report::text::render(&batch), None)?;
         all_full &= batch.submissions.iter().all(|s| s.full_marks());
     }
     Ok(if all_full { 0 } else { 1 })
+}
+
+fn export_cases(assignment: &Assignment, dir: &Path) -> Result<(), Error> {
+    let fail = |e: std::io::Error| Error::config(format!("{}: cannot export: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    for case in &assignment.cases {
+        let prepared = &case.prepared;
+        let expected = match &prepared.expect {
+            Expectation::Transcript(t) => t.text(),
+            Expectation::Trace { example, .. } => example.text(),
+        };
+        let target = match prepared.target {
+            games::Target::Program => "program\n",
+            games::Target::Harness => "harness\n",
+        };
+        let lines = |list: &[String]| list.iter().map(|a| format!("{a}\n")).collect::<String>();
+        let files = [
+            ("stdin", prepared.stdin.clone()),
+            ("args", lines(&prepared.args)),
+            ("target", target.to_string()),
+            ("flags", lines(&prepared.extra_flags)),
+            ("expected", expected),
+        ];
+        for (extension, text) in files {
+            let path = dir.join(format!("{}.{extension}", case.spec.name));
+            std::fs::write(path, text).map_err(fail)?;
+        }
+    }
+    Ok(())
+}
+
+/// The sandbox for student programs, with the project (cases, references) and the build
+/// cache (other students' binaries) hidden from them.
+fn new_sandbox(project: &Project, cache: Option<&Path>) -> Result<Sandbox, Error> {
+    let hidden = std::iter::once(project.root.as_path())
+        .chain(cache)
+        .map(|dir| dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()))
+        .collect();
+    Sandbox::new(hidden)
+        .map_err(|e| Error::config(format!("cannot set up the sandbox's scratch folder: {e}")))
 }
 
 fn emit(text: &str, path: Option<&Path>) -> Result<(), Error> {

@@ -62,6 +62,8 @@ pub struct BuildSpec {
     /// Extra flags for compiling the student's files into the harness build, to hide their
     /// `main` (e.g. `-Dmain=student_main`, or `-DTEST_MAIN` where the template has that guard).
     pub harness_student_flags: Vec<String>,
+    /// Flags added to every compile and link with `--sanitize`.
+    pub sanitize_flags: Vec<String>,
 }
 
 impl Default for BuildSpec {
@@ -73,6 +75,13 @@ impl Default for BuildSpec {
             link: vec!["-lm".into()],
             harness: None,
             harness_student_flags: vec!["-Dmain=student_main".into()],
+            sanitize_flags: [
+                "-fsanitize=address,undefined",
+                "-fno-omit-frame-pointer",
+                "-g",
+            ]
+            .map(String::from)
+            .to_vec(),
         }
     }
 }
@@ -114,6 +123,9 @@ pub struct Limits {
     pub processes: u64,
     /// Wall-clock seconds for one compile.
     pub compile_timeout: f64,
+    /// After this many timeouts in a row of one program, its next runs get a short time
+    /// limit until one finishes in time, so a hanging submission cannot stall the batch.
+    pub timeouts_in_a_row: usize,
 }
 
 impl Default for Limits {
@@ -126,6 +138,7 @@ impl Default for Limits {
             file_size_kb: 1024,
             processes: 32,
             compile_timeout: 60.0,
+            timeouts_in_a_row: 3,
         }
     }
 }

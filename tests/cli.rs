@@ -327,3 +327,74 @@ fn submissions_that_cannot_build_are_reported_without_stopping_the_batch() {
     assert_eq!(by_name("good")["score"].as_f64(), Some(6.0));
     assert!(Path::new(batch).join("good.c").exists());
 }
+
+#[test]
+fn sanitize_reports_an_out_of_bounds_read_with_its_source_line() {
+    referee()
+        .args([
+            "grade",
+            "reversi",
+            "tests/sanitize/oob_read.c",
+            "--sanitize",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "ended: Aborted (assert or abort()) (SIGABRT)",
+        ))
+        .stdout(predicate::str::contains(
+            "ERROR: AddressSanitizer: stack-buffer-overflow",
+        ))
+        .stdout(predicate::str::contains("in checkLegalInDirection"))
+        .stdout(predicate::str::contains("oob_read.c:"));
+}
+
+#[test]
+fn regrading_reuses_cached_builds_and_a_changed_source_is_rebuilt() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cache = dir.path().join("cache");
+    let file = dir.path().join("Lab6.c");
+    std::fs::copy(root().join("reference/reversi/Lab6.c"), &file).expect("copy");
+    let entries = || std::fs::read_dir(&cache).map_or(0, |d| d.count());
+    let cache_arg = cache.to_string_lossy().into_owned();
+    let first = grade_json("reversi", &file, &["--cache", &cache_arg]);
+    assert_eq!(entries(), 2, "the program and the unit harness");
+    let second = grade_json("reversi", &file, &["--cache", &cache_arg]);
+    assert_eq!(entries(), 2, "nothing new was built");
+    assert_eq!(first, second);
+
+    let text = std::fs::read_to_string(&file).expect("read");
+    std::fs::write(&file, format!("/* edited */\n{text}")).expect("write");
+    grade_json("reversi", &file, &["--cache", &cache_arg]);
+    assert_eq!(entries(), 4, "an edited source is built again");
+    grade_json("reversi", &file, &["--no-cache"]);
+    assert_eq!(entries(), 4, "--no-cache keeps nothing");
+}
+
+#[test]
+fn limits_can_be_overridden_on_the_command_line() {
+    // 1 KiB of output is less than a 26x26 game prints: those cases hit the limit.
+    let report = grade_json(
+        "reversi",
+        &root().join("reference/reversi/Lab6.c"),
+        &["--output-limit", "1", "--memory", "256"],
+    );
+    let submission = only_submission(&report);
+    assert!(case_statuses(submission, "move")
+        .iter()
+        .any(|s| s == "output_limit"));
+    assert!(case_statuses(submission, "board")
+        .iter()
+        .any(|s| s == "pass"));
+    referee()
+        .args([
+            "grade",
+            "reversi",
+            "reference/reversi/Lab6.c",
+            "--memory",
+            "1",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--memory"));
+}

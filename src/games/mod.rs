@@ -1,9 +1,11 @@
 //! Pure rule engines: a case in, the expected transcript out. No I/O, no processes, no clock.
 
 pub mod backgammon;
+pub mod ludo;
 pub mod othello;
 pub mod reversi;
 pub mod transcript;
+pub mod trouble;
 
 pub use transcript::{Line, Transcript};
 
@@ -106,9 +108,11 @@ pub struct ItemVerdict {
 /// Every game referee knows, in the order the CLI lists them.
 pub fn all() -> &'static [&'static dyn Game] {
     &[
+        &trouble::Trouble,
         &backgammon::Backgammon,
         &reversi::Reversi,
         &othello::Othello,
+        &ludo::Ludo,
     ]
 }
 

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use super::cache::{self, BuildCache};
 use super::sandbox::{self, RunLimits, RunRequest, Termination};
 use super::submission::Submission;
 use crate::error::Error;
@@ -13,6 +14,8 @@ use crate::spec::Spec;
 
 const RUNTIME_SOURCE: &str = include_str!("referee_rt.c");
 const RUNTIME_NAME: &str = "referee_rt.c";
+/// Link flags referee's runtime needs (its `time()` wrapper).
+const RUNTIME_LINK_FLAGS: [&str; 1] = ["-Wl,--wrap=time"];
 
 /// The C compiler and its version line (part of what identifies a build).
 #[derive(Debug, Clone)]
@@ -62,6 +65,8 @@ pub struct Built {
     pub log: String,
     /// Object files of the student's own sources (for `nm`).
     pub objects: Vec<PathBuf>,
+    /// Taken from the build cache.
+    pub cached: bool,
 }
 
 /// The build folder of one submission: its sources side by side with the provided files.
@@ -71,11 +76,12 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    /// Writes the sources, replacing files the spec provides, adding missing ones.
-    pub fn create(submission: &Submission, spec: &Spec) -> std::io::Result<Self> {
+    /// Writes the sources, replacing files the spec provides, adding missing ones. `scratch`
+    /// is the sandbox's folder, hidden from the programs that run.
+    pub fn create(submission: &Submission, spec: &Spec, scratch: &Path) -> std::io::Result<Self> {
         let dir = tempfile::Builder::new()
-            .prefix("referee-build-")
-            .tempdir()?;
+            .prefix("build-")
+            .tempdir_in(scratch)?;
         for file in &submission.files {
             if !spec.submission.provided.contains(&file.name) {
                 std::fs::write(dir.path().join(&file.name), &file.bytes)?;
@@ -105,8 +111,73 @@ impl Workspace {
         self.dir.path()
     }
 
-    /// Builds `target` with `extra` flags into its own subfolder of the workspace.
+    /// Builds `target` with `extra` flags, from the cache when the same inputs were built
+    /// before, else into its own subfolder of the workspace (and then into the cache).
     pub fn build(
+        &self,
+        compiler: &Compiler,
+        spec: &Spec,
+        target: &Target,
+        extra: &[String],
+        timeout: Duration,
+        cache: Option<&BuildCache>,
+    ) -> std::io::Result<Built> {
+        let Some(cache) = cache else {
+            return self.compile_target(compiler, spec, target, extra, timeout);
+        };
+        let key = self.cache_key(compiler, spec, target, extra)?;
+        if let Some(hit) = cache.lookup(&key) {
+            return Ok(hit);
+        }
+        let built = self.compile_target(compiler, spec, target, extra, timeout)?;
+        // A cache that cannot be written only costs speed.
+        let _ = cache.store(&key, &built);
+        Ok(built)
+    }
+
+    /// Everything that decides the binary.
+    fn cache_key(
+        &self,
+        compiler: &Compiler,
+        spec: &Spec,
+        target: &Target,
+        extra: &[String],
+    ) -> std::io::Result<String> {
+        let mut parts: Vec<Vec<u8>> = vec![
+            compiler.path.to_string_lossy().as_bytes().to_vec(),
+            compiler.version.as_bytes().to_vec(),
+            build_tag(target, &[]).into_bytes(),
+            spec.build.flags.join("\0").into_bytes(),
+            extra.join("\0").into_bytes(),
+            spec.build.link.join("\0").into_bytes(),
+            RUNTIME_SOURCE.as_bytes().to_vec(),
+            RUNTIME_LINK_FLAGS.join("\0").into_bytes(),
+        ];
+        if *target == Target::Harness {
+            parts.push(spec.build.harness_student_flags.join("\0").into_bytes());
+            if let Some(harness) = &spec.build.harness {
+                parts.push(std::fs::read(spec.dir.join(harness))?);
+            }
+        }
+        let mut files: Vec<PathBuf> = std::fs::read_dir(self.path())?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        for file in files {
+            parts.push(
+                file.file_name()
+                    .unwrap_or_default()
+                    .as_encoded_bytes()
+                    .to_vec(),
+            );
+            parts.push(std::fs::read(&file)?);
+        }
+        let borrowed: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+        Ok(cache::key(&borrowed))
+    }
+
+    fn compile_target(
         &self,
         compiler: &Compiler,
         spec: &Spec,
@@ -134,6 +205,7 @@ impl Workspace {
                     binary: None,
                     log,
                     objects,
+                    cached: false,
                 });
             }
             objects.push(object);
@@ -154,6 +226,7 @@ impl Workspace {
                         binary: None,
                         log,
                         objects,
+                        cached: false,
                     });
                 }
             }
@@ -161,11 +234,13 @@ impl Workspace {
         args.push(RUNTIME_NAME.into());
         args.extend(objects.iter().map(|o| path_arg(o)));
         args.extend(spec.build.link.iter().cloned());
+        args.extend(RUNTIME_LINK_FLAGS.map(String::from));
         let linked = self.compile(compiler, &args, timeout, &mut log)?;
         Ok(Built {
             binary: linked.then_some(binary),
             log,
             objects,
+            cached: false,
         })
     }
 
@@ -180,20 +255,22 @@ impl Workspace {
         let limits = RunLimits {
             timeout,
             cpu_seconds: timeout.as_secs().max(1) + 1,
-            memory_bytes: 4 << 30,
+            memory_bytes: Some(4 << 30),
             output_bytes: 256 << 10,
             file_size_bytes: 256 << 20,
             open_files: 256,
             processes: 4096,
         };
-        let outcome = sandbox::run(&RunRequest {
-            program: &compiler.path,
-            args,
-            stdin: b"",
-            env: &[],
-            cwd: Some(self.path()),
-            limits: &limits,
-        })?;
+        let outcome = sandbox::run_trusted(
+            &RunRequest {
+                program: &compiler.path,
+                args,
+                stdin: b"",
+                env: &[],
+                limits: &limits,
+            },
+            self.path(),
+        )?;
         log.push_str(&String::from_utf8_lossy(&outcome.stderr));
         log.push_str(&String::from_utf8_lossy(&outcome.stdout));
         Ok(match outcome.termination {

@@ -1,6 +1,7 @@
 //! Submission → build → run → compare → score.
 
 pub mod build;
+pub mod cache;
 pub mod compare;
 pub mod facts;
 pub mod sandbox;
@@ -8,6 +9,7 @@ pub mod submission;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use rayon::prelude::*;
@@ -16,11 +18,12 @@ use serde_json::{json, Value};
 use crate::cases::{self, CaseSpec};
 use crate::error::Error;
 use crate::games::{self, Expectation, Game, Prepared, Target, TraceRun};
+use crate::report::model::BuildReport;
 use crate::report::{BatchReport, CaseResult, CaseRun, ItemReport, Status, SubmissionReport};
 use crate::spec::{Limits, Spec};
 use build::{Built, Compiler, Workspace};
 use compare::Mismatch;
-use sandbox::{RunLimits, RunOutcome, RunRequest, Termination};
+use sandbox::{RunLimits, RunOutcome, RunRequest, Sandbox, Termination};
 use submission::Submission;
 
 /// Where the project's `cases/`, `specs/` and `reference/` folders are.
@@ -144,6 +147,9 @@ pub struct Settings {
     pub limits: RunLimits,
     pub compile_timeout: Duration,
     pub jobs: usize,
+    /// Build with the sanitizers (`--sanitize`) and show their reports.
+    pub sanitize: bool,
+    pub timeouts_in_a_row: usize,
 }
 
 impl Settings {
@@ -151,10 +157,13 @@ impl Settings {
     pub fn new(limits: &Limits, timeout: Option<f64>, jobs: Option<usize>) -> Self {
         let timeout = timeout.unwrap_or(limits.timeout);
         Settings {
+            sanitize: false,
+            timeouts_in_a_row: limits.timeouts_in_a_row.max(1),
             limits: RunLimits {
                 timeout: Duration::from_secs_f64(timeout),
-                cpu_seconds: limits.cpu_seconds.max(timeout.ceil() as u64),
-                memory_bytes: limits.memory_mb << 20,
+                // Above the wall-clock limit, so a busy loop is stopped by the clock first.
+                cpu_seconds: limits.cpu_seconds.max(timeout.ceil() as u64 + 1),
+                memory_bytes: Some(limits.memory_mb << 20),
                 output_bytes: (limits.output_kb << 10) as usize,
                 file_size_bytes: limits.file_size_kb << 10,
                 open_files: 64,
@@ -165,16 +174,43 @@ impl Settings {
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         }
     }
+
+    /// Sanitizer builds: their shadow memory needs the address-space limit lifted.
+    pub fn with_sanitizers(mut self) -> Self {
+        self.sanitize = true;
+        self.limits.memory_bytes = None;
+        self
+    }
 }
+
+/// What one grading run shares: the compiler, the sandbox, the build cache and the settings.
+pub struct Grader<'a> {
+    pub compiler: &'a Compiler,
+    pub sandbox: &'a Sandbox,
+    pub cache: Option<&'a cache::BuildCache>,
+    pub settings: &'a Settings,
+}
+
+/// Sanitizer settings: stop at the first error with a crash, so the case is a `crash` and
+/// the report is on stderr.
+const SANITIZER_ENV: [(&str, &str); 2] = [
+    (
+        "ASAN_OPTIONS",
+        "abort_on_error=1:detect_leaks=0:color=never:symbolize=1",
+    ),
+    (
+        "UBSAN_OPTIONS",
+        "halt_on_error=1:abort_on_error=1:print_stacktrace=1:color=never",
+    ),
+];
 
 /// Grades every submission; results come back in submission order.
 pub fn grade(
     assignment: &Assignment,
     submissions: &[Submission],
-    compiler: &Compiler,
-    settings: &Settings,
+    grader: &Grader,
 ) -> Result<BatchReport, Error> {
-    grade_with_progress(assignment, submissions, compiler, settings, &|_| {})
+    grade_with_progress(assignment, submissions, grader, &|_| {})
 }
 
 /// `grade`, calling `on_graded` (from a worker thread) as each submission is finished, for
@@ -182,10 +218,10 @@ pub fn grade(
 pub fn grade_with_progress(
     assignment: &Assignment,
     submissions: &[Submission],
-    compiler: &Compiler,
-    settings: &Settings,
+    grader: &Grader,
     on_graded: &(dyn Fn(&SubmissionReport) + Sync),
 ) -> Result<BatchReport, Error> {
+    let settings = grader.settings;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.jobs.max(1))
         .build()
@@ -194,7 +230,7 @@ pub fn grade_with_progress(
         submissions
             .par_iter()
             .map(|s| {
-                let report = grade_one(assignment, s, compiler, settings);
+                let report = grade_one(assignment, s, grader);
                 on_graded(&report);
                 report
             })
@@ -202,6 +238,7 @@ pub fn grade_with_progress(
     });
     Ok(BatchReport {
         game: assignment.game.id().to_string(),
+        sandbox: grader.sandbox.describe(),
         submissions: reports,
     })
 }
@@ -209,9 +246,9 @@ pub fn grade_with_progress(
 fn grade_one(
     assignment: &Assignment,
     submission: &Submission,
-    compiler: &Compiler,
-    settings: &Settings,
+    grader: &Grader,
 ) -> SubmissionReport {
+    let settings = grader.settings;
     let sources: Vec<(String, String)> = submission
         .files
         .iter()
@@ -221,7 +258,8 @@ fn grade_one(
     if let Some(problem) = &submission.problem {
         return failed_build(assignment, submission, problem.clone(), facts);
     }
-    let workspace = match Workspace::create(submission, &assignment.spec) {
+    let workspace = match Workspace::create(submission, &assignment.spec, grader.sandbox.scratch())
+    {
         Ok(w) => w,
         Err(e) => {
             return failed_build(
@@ -235,8 +273,10 @@ fn grade_one(
     let mut builds = Builds {
         workspace: &workspace,
         assignment,
-        compiler,
+        compiler: grader.compiler,
         timeout: settings.compile_timeout,
+        sanitize: settings.sanitize,
+        cache: grader.cache,
         done: HashMap::new(),
     };
     let program = builds.get(&Target::Program, &[]);
@@ -253,18 +293,55 @@ fn grade_one(
     let warnings = program.log.matches("warning:").count();
     facts.insert("compiler_warnings".into(), json!(warnings));
 
-    let mut runs = Vec::with_capacity(assignment.cases.len());
-    let mut results: BTreeMap<String, Vec<CaseResult>> = BTreeMap::new();
+    // Build every binary the cases need, then run the cases in parallel; results keep the
+    // case order whatever the scheduling.
     for case in &assignment.cases {
-        let built = builds.get(&case.prepared.target, &case.prepared.extra_flags);
-        let run = match &built.binary {
-            Some(binary) => run_case(assignment, case, binary, &sources, &settings.limits),
-            None => build_error_run(case, &built.log),
-        };
-        for (item, result) in run.1 {
+        builds.get(&case.prepared.target, &case.prepared.extra_flags);
+    }
+    let built = &builds.done;
+    // Per binary: timeouts in a row, and the slowest run that finished in time.
+    let pace: HashMap<&BuildKey, Mutex<Pace>> = built
+        .keys()
+        .map(|key| (key, Mutex::new(Pace::default())))
+        .collect();
+    let judged: Vec<Judged> = assignment
+        .cases
+        .par_iter()
+        .map(|case| {
+            let key = (
+                case.prepared.target.clone(),
+                case.prepared.extra_flags.clone(),
+            );
+            let (Some(build), Some(pace)) = (built.get(&key), pace.get(&key)) else {
+                return referee_failure_run(case, "referee lost track of this case's build");
+            };
+            let Some(binary) = &build.binary else {
+                return build_error_run(case, &build.log);
+            };
+            let (limits, streak) = {
+                let pace = pace.lock().unwrap_or_else(|e| e.into_inner());
+                (pace.limits(settings), pace.timeouts_in_a_row)
+            };
+            let mut run = run_case(assignment, case, binary, &sources, grader, &limits);
+            if limits.timeout < settings.limits.timeout {
+                run.0.notes.push(format!(
+                    "run with a shortened time limit of {:.2} s: the previous {streak} runs of this program timed out",
+                    limits.timeout.as_secs_f64(),
+                ));
+            }
+            pace.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .record(&run.0);
+            run
+        })
+        .collect();
+    let mut runs = Vec::with_capacity(judged.len());
+    let mut results: BTreeMap<String, Vec<CaseResult>> = BTreeMap::new();
+    for (run, per_item) in judged {
+        for (item, result) in per_item {
             results.entry(item).or_default().push(result);
         }
-        runs.push(run.0);
+        runs.push(run);
     }
     let harness_failed = builds
         .done
@@ -280,21 +357,16 @@ fn grade_one(
     finish(
         submission,
         items,
-        BuildReportParts { ok: build_ok, log },
+        BuildReport { ok: build_ok, log },
         facts,
         runs,
     )
 }
 
-struct BuildReportParts {
-    ok: bool,
-    log: String,
-}
-
 fn finish(
     submission: &Submission,
     items: Vec<ItemReport>,
-    build: BuildReportParts,
+    build: BuildReport,
     facts: BTreeMap<String, Value>,
     runs: Vec<CaseRun>,
 ) -> SubmissionReport {
@@ -309,10 +381,7 @@ fn finish(
         path: submission.path.display().to_string(),
         score: round(score),
         max_score: round(max_score),
-        build: crate::report::model::BuildReport {
-            ok: build.ok,
-            log: build.log,
-        },
+        build,
         items,
         facts,
         runs,
@@ -323,27 +392,78 @@ fn round(points: f64) -> f64 {
     (points * 1000.0).round() / 1000.0
 }
 
+/// How one binary has been doing: after `Settings::timeouts_in_a_row` timeouts in a row, its
+/// next runs get a short time limit, so a program that hangs on every case costs the batch
+/// seconds, not cases x timeout; what it prints before hanging is still judged item by item.
+/// Any run that finishes in time restores the full limit.
+#[derive(Default)]
+struct Pace {
+    timeouts_in_a_row: usize,
+    slowest_finished: Duration,
+}
+
+impl Pace {
+    fn limits(&self, settings: &Settings) -> RunLimits {
+        let mut limits = settings.limits.clone();
+        if self.timeouts_in_a_row >= settings.timeouts_in_a_row {
+            let short = (limits.timeout / 5)
+                .max(Duration::from_millis(200))
+                .max(self.slowest_finished * 3);
+            limits.timeout = limits.timeout.min(short);
+        }
+        limits
+    }
+
+    fn record(&mut self, run: &CaseRun) {
+        if run
+            .items
+            .iter()
+            .any(|(_, status)| *status == Status::Timeout)
+        {
+            self.timeouts_in_a_row += 1;
+        } else {
+            self.timeouts_in_a_row = 0;
+            self.slowest_finished = self.slowest_finished.max(run.elapsed);
+        }
+    }
+}
+
 /// Builds per (target, flags), made on first use and kept for the submission.
 struct Builds<'a> {
     workspace: &'a Workspace,
     assignment: &'a Assignment,
     compiler: &'a Compiler,
     timeout: Duration,
-    done: HashMap<(Target, Vec<String>), Built>,
+    sanitize: bool,
+    cache: Option<&'a cache::BuildCache>,
+    done: HashMap<BuildKey, Built>,
 }
+
+/// A binary of a submission: which target, built with which extra flags.
+type BuildKey = (Target, Vec<String>);
 
 impl Builds<'_> {
     fn get(&mut self, target: &Target, extra: &[String]) -> &Built {
         let key = (target.clone(), extra.to_vec());
-        let (workspace, assignment, compiler, timeout) =
-            (self.workspace, self.assignment, self.compiler, self.timeout);
+        let (workspace, assignment, compiler, timeout, cache) = (
+            self.workspace,
+            self.assignment,
+            self.compiler,
+            self.timeout,
+            self.cache,
+        );
+        let mut flags = extra.to_vec();
+        if self.sanitize {
+            flags.extend(assignment.spec.build.sanitize_flags.iter().cloned());
+        }
         self.done.entry(key).or_insert_with(|| {
             workspace
-                .build(compiler, &assignment.spec, target, extra, timeout)
+                .build(compiler, &assignment.spec, target, &flags, timeout, cache)
                 .unwrap_or_else(|e| Built {
                     binary: None,
                     log: format!("referee could not run the compiler: {e}\n"),
                     objects: Vec::new(),
+                    cached: false,
                 })
         })
     }
@@ -368,7 +488,7 @@ fn failed_build(
     finish(
         submission,
         items,
-        BuildReportParts {
+        BuildReport {
             ok: false,
             log: reason,
         },
@@ -378,6 +498,24 @@ fn failed_build(
 }
 
 type Judged = (CaseRun, Vec<(String, CaseResult)>);
+
+/// A case's run record with its identity and input filled in and nothing observed yet.
+fn case_run(case: &PreparedCase, items: Vec<(String, Status)>, ended: String) -> CaseRun {
+    CaseRun {
+        name: case.spec.name.clone(),
+        description: case.spec.description.clone(),
+        args: case.prepared.args.clone(),
+        stdin: case.prepared.stdin.clone(),
+        items,
+        ended,
+        mismatch: Mismatch::None,
+        diff: String::new(),
+        notes: Vec::new(),
+        stderr: String::new(),
+        output_digest: None,
+        elapsed: Duration::ZERO,
+    }
+}
 
 fn build_error_run(case: &PreparedCase, log: &str) -> Judged {
     let per_item = case
@@ -397,44 +535,67 @@ fn build_error_run(case: &PreparedCase, log: &str) -> Judged {
         })
         .collect();
     let first_line = log.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let items = case
+        .items
+        .iter()
+        .map(|i| (i.clone(), Status::BuildError))
+        .collect();
     (
-        CaseRun {
-            name: case.spec.name.clone(),
-            description: case.spec.description.clone(),
-            args: case.prepared.args.clone(),
-            stdin: case.prepared.stdin.clone(),
-            items: case
-                .items
-                .iter()
-                .map(|i| (i.clone(), Status::BuildError))
-                .collect(),
-            ended: format!("not run: the build failed ({first_line})"),
-            mismatch: Mismatch::None,
-            diff: String::new(),
-            notes: Vec::new(),
-            stderr: String::new(),
-            output_digest: None,
-        },
+        case_run(
+            case,
+            items,
+            format!("not run: the build failed ({first_line})"),
+        ),
         per_item,
     )
 }
 
-fn execute(case: &PreparedCase, binary: &Path, limits: &RunLimits) -> Result<RunOutcome, String> {
-    let env: Vec<(String, String)> = case
+/// A case referee itself could not run (reported as a build error, with the reason, so
+/// it is never mistaken for the student's failure or silently scored).
+fn referee_failure_run(case: &PreparedCase, reason: &str) -> Judged {
+    let (mut run, per_item) = build_error_run(case, "");
+    run.ended = format!("not run: {reason}");
+    (run, per_item)
+}
+
+/// Runs one case. `run_index` numbers the runs of a trace case from 0: each later run sees
+/// the clock a day further on, so programs seeded by `time()` play different games.
+fn execute(
+    case: &PreparedCase,
+    binary: &Path,
+    grader: &Grader,
+    limits: &RunLimits,
+    run_index: usize,
+) -> Result<RunOutcome, String> {
+    let mut env: Vec<(String, String)> = case
         .prepared
         .srandom_seed
         .map(|seed| ("REFEREE_SRANDOM".to_string(), seed.to_string()))
         .into_iter()
         .collect();
-    sandbox::run(&RunRequest {
-        program: binary,
-        args: &case.prepared.args,
-        stdin: case.prepared.stdin.as_bytes(),
-        env: &env,
-        cwd: None,
-        limits,
-    })
-    .map_err(|e| format!("referee could not run the program: {e}"))
+    if run_index > 0 {
+        env.push((
+            "REFEREE_TIME_OFFSET".to_string(),
+            (run_index * 86_400).to_string(),
+        ));
+    }
+    if grader.settings.sanitize {
+        env.extend(
+            SANITIZER_ENV
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string())),
+        );
+    }
+    grader
+        .sandbox
+        .run(&RunRequest {
+            program: binary,
+            args: &case.prepared.args,
+            stdin: case.prepared.stdin.as_bytes(),
+            env: &env,
+            limits,
+        })
+        .map_err(|e| format!("referee could not run the program: {e}"))
 }
 
 fn describe_end(termination: Termination, limits: &RunLimits) -> String {
@@ -457,6 +618,7 @@ fn run_case(
     case: &PreparedCase,
     binary: &Path,
     sources: &[(String, String)],
+    grader: &Grader,
     limits: &RunLimits,
 ) -> Judged {
     match &case.prepared.expect {
@@ -464,11 +626,11 @@ fn run_case(
             assignment,
             case,
             expected,
-            execute(case, binary, limits),
+            execute(case, binary, grader, limits, 0),
             limits,
         ),
         Expectation::Trace { runs, .. } => {
-            judge_trace(assignment, case, *runs, binary, sources, limits)
+            judge_trace(assignment, case, *runs, binary, sources, grader, limits)
         }
     }
 }
@@ -482,7 +644,7 @@ fn judge_transcript(
 ) -> Judged {
     let outcome = match outcome {
         Ok(outcome) => outcome,
-        Err(reason) => return build_error_run(case, &reason),
+        Err(reason) => return referee_failure_run(case, &reason),
     };
     let actual = String::from_utf8_lossy(&outcome.stdout);
     let comparison = compare::compare(expected, &actual, assignment.spec.compare.mode);
@@ -545,17 +707,13 @@ fn judge_transcript(
         .collect();
     (
         CaseRun {
-            name: case.spec.name.clone(),
-            description: case.spec.description.clone(),
-            args: case.prepared.args.clone(),
-            stdin: case.prepared.stdin.clone(),
-            items: statuses,
-            ended: describe_end(outcome.termination, limits),
             mismatch: comparison.mismatch,
             diff: comparison.diff,
             notes,
             stderr: String::from_utf8_lossy(&outcome.stderr).into_owned(),
             output_digest: Some(crate::report::groups::digest(&outcome.stdout)),
+            elapsed: outcome.elapsed,
+            ..case_run(case, statuses, describe_end(outcome.termination, limits))
         },
         per_item,
     )
@@ -567,20 +725,23 @@ fn judge_trace(
     runs: usize,
     binary: &Path,
     sources: &[(String, String)],
+    grader: &Grader,
     limits: &RunLimits,
 ) -> Judged {
     let mut totals: BTreeMap<String, f64> = case.items.iter().map(|i| (i.clone(), 0.0)).collect();
     let mut notes = Vec::new();
     let mut worst = Termination::Exited(0);
+    let mut slowest = Duration::ZERO;
     let runs = runs.max(1);
     for index in 1..=runs {
-        let outcome = match execute(case, binary, limits) {
+        let outcome = match execute(case, binary, grader, limits, index - 1) {
             Ok(outcome) => outcome,
-            Err(reason) => return build_error_run(case, &reason),
+            Err(reason) => return referee_failure_run(case, &reason),
         };
         if outcome.termination != Termination::Exited(0) {
             worst = outcome.termination;
         }
+        slowest = slowest.max(outcome.elapsed);
         let output = String::from_utf8_lossy(&outcome.stdout);
         let run = TraceRun {
             output: &output,
@@ -641,17 +802,13 @@ fn judge_trace(
     }
     (
         CaseRun {
-            name: case.spec.name.clone(),
-            description: case.spec.description.clone(),
-            args: case.prepared.args.clone(),
-            stdin: case.prepared.stdin.clone(),
-            items: statuses,
-            ended: format!("{runs} runs; worst ending: {}", describe_end(worst, limits)),
-            mismatch: Mismatch::None,
-            diff: String::new(),
             notes,
-            stderr: String::new(),
-            output_digest: None,
+            elapsed: slowest,
+            ..case_run(
+                case,
+                statuses,
+                format!("{runs} runs; worst ending: {}", describe_end(worst, limits)),
+            )
         },
         per_item,
     )

@@ -1,11 +1,15 @@
 //! Runs one untrusted program: its own session (killed as a whole), resource limits, a
-//! wall-clock timeout, capped output, a cleared environment and a fresh working directory.
+//! wall-clock timeout, capped output, a cleared environment and a fresh working directory;
+//! and, where the kernel allows, private mount, network and IPC namespaces with the project
+//! hidden, and (as root) a uid of its own.
 
+use std::ffi::CString;
 use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -16,7 +20,8 @@ use wait_timeout::ChildExt;
 pub struct RunLimits {
     pub timeout: Duration,
     pub cpu_seconds: u64,
-    pub memory_bytes: u64,
+    /// Address space; `None` for no limit (sanitizer builds reserve terabytes).
+    pub memory_bytes: Option<u64>,
     /// Bytes kept of stdout, and separately of stderr; more stops the program.
     pub output_bytes: usize,
     pub file_size_bytes: u64,
@@ -48,56 +53,328 @@ pub struct RunRequest<'a> {
     pub stdin: &'a [u8],
     /// Variables set on top of the fixed minimum (`PATH`, `LC_ALL=C`, `HOME`).
     pub env: &'a [(String, String)],
-    /// Working directory; `None` makes a fresh empty one, removed afterwards.
-    pub cwd: Option<&'a Path>,
     pub limits: &'a RunLimits,
 }
 
+/// How much a run is isolated beyond the basic limits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Isolation {
+    /// Namespaces, and a uid of its own per run (referee runs as root).
+    SeparateUser,
+    /// Namespaces inside a user namespace, as the invoking user.
+    UserNamespace,
+    /// Session, limits and a fresh directory only; the reason namespaces are unavailable.
+    Basic(String),
+}
+
+/// Uids handed to runs when referee is root: blocks of `UIDS_PER_BLOCK` from
+/// `FIRST_RUN_UID`, far from real accounts; each referee process holds its own block.
+const FIRST_RUN_UID: u32 = 100_000;
+const UIDS_PER_BLOCK: u32 = 4096;
+const UID_BLOCKS: u32 = 1000;
 /// How long to wait for output pipes after the process group is gone (a descendant that
 /// escaped the group may hold them open).
 const DRAIN_GRACE: Duration = Duration::from_millis(500);
+/// Where the run directory appears inside the namespace (also the program's HOME).
+const INSIDE_DIR: &str = "/tmp";
+const INSIDE_PROGRAM: &str = "/tmp/program";
 
-pub fn run(request: &RunRequest) -> std::io::Result<RunOutcome> {
-    let scratch;
-    let cwd: PathBuf = match request.cwd {
-        Some(dir) => dir.to_path_buf(),
-        None => {
-            scratch = tempfile::Builder::new().prefix("referee-run-").tempdir()?;
-            scratch.path().to_path_buf()
+/// Runs untrusted programs. Owns referee's scratch folder (builds and run directories),
+/// removed when the sandbox is dropped; folders left by a referee that died are swept at
+/// start.
+pub struct Sandbox {
+    isolation: Isolation,
+    scratch: tempfile::TempDir,
+    /// Folders covered by an empty read-only file system inside each run.
+    hidden: Vec<PathBuf>,
+    free_uids: Mutex<Vec<u32>>,
+    /// Holds this process's uid block (an exclusive lock, released when the process ends).
+    _uid_block_lock: Option<std::fs::File>,
+    /// Process limit for user-namespace runs, which count against the invoking user.
+    user_processes: u64,
+}
+
+impl Sandbox {
+    /// Probes what isolation the kernel allows; `hidden` are folders a program must not see
+    /// (the project, with its cases and references).
+    pub fn new(hidden: Vec<PathBuf>) -> std::io::Result<Self> {
+        sweep_stale_scratch();
+        let scratch = tempfile::Builder::new()
+            .prefix(&format!("referee-{}-", std::process::id()))
+            .tempdir()?;
+        let mut hidden = hidden;
+        hidden.push(scratch.path().to_path_buf());
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        let (first_uid, lock) = if root {
+            claim_uid_block()?
+        } else {
+            (FIRST_RUN_UID, None)
+        };
+        let mut sandbox = Sandbox {
+            isolation: if root {
+                Isolation::SeparateUser
+            } else {
+                Isolation::UserNamespace
+            },
+            scratch,
+            hidden,
+            free_uids: Mutex::new((0..UIDS_PER_BLOCK).rev().map(|i| first_uid + i).collect()),
+            _uid_block_lock: lock,
+            user_processes: count_user_processes() + 256,
+        };
+        if let Err(reason) = sandbox.probe() {
+            sandbox.isolation = Isolation::Basic(reason);
         }
-    };
-    let limits = request.limits.clone();
+        Ok(sandbox)
+    }
+
+    /// A sandbox without namespaces (for tests of the basic limits).
+    pub fn basic() -> std::io::Result<Self> {
+        let mut sandbox = Self::new(Vec::new())?;
+        sandbox.isolation = Isolation::Basic("namespaces not requested".into());
+        Ok(sandbox)
+    }
+
+    /// Where builds and runs keep their files.
+    pub fn scratch(&self) -> &Path {
+        self.scratch.path()
+    }
+
+    pub fn isolation(&self) -> &Isolation {
+        &self.isolation
+    }
+
+    /// One line for reports.
+    pub fn describe(&self) -> String {
+        match &self.isolation {
+            Isolation::SeparateUser => "namespaces (no network, private /tmp, project hidden), a separate uid per run, resource limits".into(),
+            Isolation::UserNamespace => "user namespace (no network, private /tmp, project hidden), resource limits; runs share your uid".into(),
+            Isolation::Basic(reason) => format!(
+                "basic only (session, resource limits, fresh directory): namespaces unavailable: {reason}"
+            ),
+        }
+    }
+
+    fn probe(&self) -> Result<(), String> {
+        let limits = RunLimits {
+            timeout: Duration::from_secs(10),
+            cpu_seconds: 5,
+            memory_bytes: Some(256 << 20),
+            output_bytes: 1024,
+            file_size_bytes: 1 << 20,
+            open_files: 64,
+            processes: 16,
+        };
+        let outcome = self
+            .run(&RunRequest {
+                program: Path::new("/bin/true"),
+                args: &[],
+                stdin: b"",
+                env: &[],
+                limits: &limits,
+            })
+            .map_err(|e| e.to_string())?;
+        match outcome.termination {
+            Termination::Exited(0) => Ok(()),
+            other => Err(format!("a test run ended with {other:?}")),
+        }
+    }
+
+    /// Runs an untrusted program in a fresh directory, removed afterwards.
+    pub fn run(&self, request: &RunRequest) -> std::io::Result<RunOutcome> {
+        let run_dir = tempfile::Builder::new()
+            .prefix("run-")
+            .tempdir_in(self.scratch.path())?;
+        match &self.isolation {
+            Isolation::Basic(_) => {
+                let mut command = Command::new(request.program);
+                command.current_dir(run_dir.path());
+                let limits = request.limits.clone();
+                // SAFETY: only async-signal-safe system calls between fork and exec.
+                unsafe {
+                    command.pre_exec(move || {
+                        check(libc::setsid())?;
+                        apply_limits(&limits, limits.processes)
+                    });
+                }
+                execute(command, request, run_dir.path())
+            }
+            Isolation::SeparateUser | Isolation::UserNamespace => {
+                self.run_isolated(request, run_dir.path())
+            }
+        }
+    }
+
+    fn run_isolated(&self, request: &RunRequest, run_dir: &Path) -> std::io::Result<RunOutcome> {
+        place_program(request.program, &run_dir.join("program"))?;
+        let separate = self.isolation == Isolation::SeparateUser;
+        let uid = if separate {
+            let taken = self.free_uids.lock().map(|mut free| free.pop());
+            let uid = taken.ok().flatten().ok_or_else(|| {
+                std::io::Error::other("no free uid for the run (too many runs at once)")
+            })?;
+            std::os::unix::fs::chown(run_dir, Some(uid), Some(uid))?;
+            Some(uid)
+        } else {
+            None
+        };
+        let plan = MountPlan::new(run_dir, &self.hidden)?;
+        let limits = request.limits.clone();
+        let processes = if separate {
+            limits.processes
+        } else {
+            self.user_processes
+        };
+        // SAFETY: geteuid/getegid have no preconditions.
+        let (own_uid, own_gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        let uid_map = CString::new(format!("{own_uid} {own_uid} 1\n"))?;
+        let gid_map = CString::new(format!("{own_gid} {own_gid} 1\n"))?;
+        let mut command = Command::new(INSIDE_PROGRAM);
+        // SAFETY: the closure runs between fork and exec and only makes async-signal-safe
+        // system calls on data prepared before the fork.
+        unsafe {
+            command.pre_exec(move || {
+                check(libc::setsid())?;
+                let mut flags = libc::CLONE_NEWNS | libc::CLONE_NEWNET | libc::CLONE_NEWIPC;
+                if uid.is_none() {
+                    flags |= libc::CLONE_NEWUSER;
+                }
+                check(libc::unshare(flags))?;
+                if uid.is_none() {
+                    write_proc(c"/proc/self/setgroups", c"deny")?;
+                    write_proc(c"/proc/self/uid_map", &uid_map)?;
+                    write_proc(c"/proc/self/gid_map", &gid_map)?;
+                }
+                plan.apply()?;
+                apply_limits(&limits, processes)?;
+                if let Some(uid) = uid {
+                    check(libc::setgroups(0, std::ptr::null()))?;
+                    check(libc::setgid(uid))?;
+                    check(libc::setuid(uid))?;
+                }
+                Ok(())
+            });
+        }
+        let outcome = execute(command, request, Path::new(INSIDE_DIR));
+        if let Some(uid) = uid {
+            kill_every_process_of(uid);
+            if let Ok(mut free) = self.free_uids.lock() {
+                free.push(uid);
+            }
+        }
+        outcome
+    }
+}
+
+/// The mounts that give a run its view: the run directory as `/tmp`, private `/var/tmp` and
+/// `/dev/shm`, and the hidden folders covered. Strings are made before the fork.
+struct MountPlan {
+    run_dir: CString,
+    hidden: Vec<CString>,
+}
+
+impl MountPlan {
+    fn new(run_dir: &Path, hidden: &[PathBuf]) -> std::io::Result<Self> {
+        let c = |p: &Path| CString::new(p.as_os_str().as_bytes()).map_err(std::io::Error::other);
+        Ok(MountPlan {
+            run_dir: c(run_dir)?,
+            hidden: hidden.iter().map(|p| c(p)).collect::<Result<_, _>>()?,
+        })
+    }
+
+    /// Runs in the child after `unshare`.
+    fn apply(&self) -> std::io::Result<()> {
+        let none = std::ptr::null();
+        // SAFETY: mount/chdir with NUL-terminated strings that outlive the calls.
+        unsafe {
+            check(libc::mount(
+                none,
+                c"/".as_ptr(),
+                none,
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null(),
+            ))?;
+            check(libc::mount(
+                self.run_dir.as_ptr(),
+                c"/tmp".as_ptr(),
+                none,
+                libc::MS_BIND,
+                std::ptr::null(),
+            ))?;
+            for private in [c"/var/tmp", c"/dev/shm"] {
+                // Missing on some systems: nothing to protect there then.
+                libc::mount(
+                    c"tmpfs".as_ptr(),
+                    private.as_ptr(),
+                    c"tmpfs".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV,
+                    c"size=16m".as_ptr().cast(),
+                );
+            }
+            for path in &self.hidden {
+                let covered = libc::mount(
+                    c"tmpfs".as_ptr(),
+                    path.as_ptr(),
+                    c"tmpfs".as_ptr(),
+                    libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
+                    c"size=4k".as_ptr().cast(),
+                );
+                // A hidden folder that is not there (e.g. inside the new /tmp) needs no cover.
+                if covered != 0
+                    && std::io::Error::last_os_error().raw_os_error() != Some(libc::ENOENT)
+                {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            check(libc::chdir(c"/tmp".as_ptr()))?;
+        }
+        Ok(())
+    }
+}
+
+/// Puts the program into the run directory. A hard link never has a writable descriptor
+/// that a concurrently forked child could inherit (which makes `exec` fail with "Text file
+/// busy"); a copy is the fallback across file systems, and `execute` retries that case.
+fn place_program(program: &Path, destination: &Path) -> std::io::Result<()> {
+    // link() does not follow symbolic links: link the file itself.
+    let program = std::fs::canonicalize(program)?;
+    if std::fs::hard_link(&program, destination).is_ok() {
+        return Ok(());
+    }
+    std::fs::copy(&program, destination).map(|_| ())
+}
+
+/// Compiles and other trusted tools: a session, limits, the given working directory.
+pub fn run_trusted(request: &RunRequest, cwd: &Path) -> std::io::Result<RunOutcome> {
     let mut command = Command::new(request.program);
+    command.current_dir(cwd);
+    let limits = request.limits.clone();
+    // SAFETY: only async-signal-safe system calls between fork and exec.
+    unsafe {
+        command.pre_exec(move || {
+            check(libc::setsid())?;
+            apply_limits(&limits, limits.processes)
+        });
+    }
+    execute(command, request, cwd)
+}
+
+/// Spawns the prepared command, feeds stdin, drains and caps output, enforces the
+/// timeout and kills the whole session at the end.
+fn execute(mut command: Command, request: &RunRequest, home: &Path) -> std::io::Result<RunOutcome> {
     command
         .args(request.args)
-        .current_dir(&cwd)
         .env_clear()
         .env("PATH", "/usr/local/bin:/usr/bin:/bin")
         .env("LC_ALL", "C")
-        .env("HOME", &cwd)
+        .env("HOME", home)
         .envs(request.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // SAFETY: the closure runs in the child between fork and exec and only makes
-    // async-signal-safe system calls (setsid, setrlimit).
-    unsafe {
-        command.pre_exec(move || {
-            if libc::setsid() < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            set_limit(libc::RLIMIT_CPU, limits.cpu_seconds)?;
-            set_limit(libc::RLIMIT_AS, limits.memory_bytes)?;
-            set_limit(libc::RLIMIT_FSIZE, limits.file_size_bytes)?;
-            set_limit(libc::RLIMIT_NOFILE, limits.open_files)?;
-            set_limit(libc::RLIMIT_NPROC, limits.processes)?;
-            set_limit(libc::RLIMIT_CORE, 0)?;
-            Ok(())
-        });
-    }
-
     let start = Instant::now();
-    let mut child = command.spawn()?;
+    let mut child = spawn_retrying_busy(&mut command)?;
     let group = child.id() as libc::pid_t;
 
     let stdin = child.stdin.take();
@@ -111,7 +388,7 @@ pub fn run(request: &RunRequest) -> std::io::Result<RunOutcome> {
 
     let (sender, receiver) = mpsc::channel();
     let cap = request.limits.output_bytes;
-    for (stream, reader) in [
+    let streams: [(Stream, Option<Box<dyn Read + Send>>); 2] = [
         (
             Stream::Out,
             child
@@ -126,7 +403,8 @@ pub fn run(request: &RunRequest) -> std::io::Result<RunOutcome> {
                 .take()
                 .map(|p| Box::new(p) as Box<dyn Read + Send>),
         ),
-    ] {
+    ];
+    for (stream, reader) in streams {
         let sender = sender.clone();
         thread::spawn(move || {
             let drained = match reader {
@@ -163,8 +441,9 @@ pub fn run(request: &RunRequest) -> std::io::Result<RunOutcome> {
     // The writer ends once the pipe breaks, which the kill above guarantees.
     let _ = writer.join();
 
-    use std::os::unix::process::ExitStatusExt;
-    let termination = if timed_out {
+    // The CPU-time limit is a time limit too: SIGXCPU is reported as a timeout.
+    let cpu_limit_hit = status.signal() == Some(libc::SIGXCPU);
+    let termination = if timed_out || cpu_limit_hit {
         Termination::Timeout
     } else if stdout.1 || stderr.1 {
         Termination::OutputLimit
@@ -179,6 +458,21 @@ pub fn run(request: &RunRequest) -> std::io::Result<RunOutcome> {
         termination,
         elapsed,
     })
+}
+
+/// Spawns, retrying briefly while the executable is "busy": another thread's forked child
+/// may still hold a descriptor that was open for writing it, until that child execs.
+fn spawn_retrying_busy(command: &mut Command) -> std::io::Result<std::process::Child> {
+    let mut attempts = 0;
+    loop {
+        match command.spawn() {
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && attempts < 50 => {
+                attempts += 1;
+                thread::sleep(Duration::from_millis(10));
+            }
+            result => return result,
+        }
+    }
 }
 
 enum Stream {
@@ -212,16 +506,136 @@ fn kill_group(group: libc::pid_t) {
     }
 }
 
+/// Kills every process running as `uid` (those that left the run's session too), by
+/// sending SIGKILL to all processes from a child that has become that uid.
+fn kill_every_process_of(uid: u32) {
+    // SAFETY: the child makes only raw system calls (no allocation, no locks) and exits.
+    unsafe {
+        let pid = libc::fork();
+        if pid == 0 {
+            if libc::syscall(libc::SYS_setuid, libc::c_long::from(uid)) == 0 {
+                libc::kill(-1, libc::SIGKILL);
+            }
+            libc::_exit(0);
+        }
+        if pid > 0 {
+            let mut status = 0;
+            while libc::waitpid(pid, &mut status, 0) < 0
+                && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+            {
+            }
+        }
+    }
+}
+
+fn check(result: libc::c_int) -> std::io::Result<()> {
+    if result < 0 {
+        Err(std::io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
+/// Writes a short text to a /proc file (in the child: raw calls only).
+fn write_proc(path: &std::ffi::CStr, text: &std::ffi::CStr) -> std::io::Result<()> {
+    // SAFETY: open/write/close on NUL-terminated strings that outlive the calls.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY);
+        check(fd)?;
+        let bytes = text.to_bytes();
+        let written = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
+        libc::close(fd);
+        if written < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+fn apply_limits(limits: &RunLimits, processes: u64) -> std::io::Result<()> {
+    set_limit(libc::RLIMIT_CPU, limits.cpu_seconds)?;
+    if let Some(bytes) = limits.memory_bytes {
+        set_limit(libc::RLIMIT_AS, bytes)?;
+    }
+    set_limit(libc::RLIMIT_FSIZE, limits.file_size_bytes)?;
+    set_limit(libc::RLIMIT_NOFILE, limits.open_files)?;
+    set_limit(libc::RLIMIT_NPROC, processes)?;
+    set_limit(libc::RLIMIT_CORE, 0)
+}
+
 fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result<()> {
     let limit = libc::rlimit {
         rlim_cur: value as libc::rlim_t,
         rlim_max: value as libc::rlim_t,
     };
     // SAFETY: setrlimit reads the struct we pass; no memory is shared.
-    if unsafe { libc::setrlimit(resource, &limit) } != 0 {
-        return Err(std::io::Error::last_os_error());
+    check(unsafe { libc::setrlimit(resource, &limit) })
+}
+
+/// Claims a block of run uids no other referee process holds: the first block whose lock
+/// file this process can lock exclusively, starting from one derived from the pid.
+fn claim_uid_block() -> std::io::Result<(u32, Option<std::fs::File>)> {
+    use std::os::fd::AsRawFd;
+    let dir = std::env::temp_dir().join("referee-uid-blocks");
+    std::fs::create_dir_all(&dir)?;
+    let start = std::process::id() % UID_BLOCKS;
+    for offset in 0..UID_BLOCKS {
+        let block = (start + offset) % UID_BLOCKS;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join(format!("{block}.lock")))?;
+        // SAFETY: flock on a descriptor this function owns.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return Ok((FIRST_RUN_UID + block * UIDS_PER_BLOCK, Some(file)));
+        }
     }
-    Ok(())
+    Err(std::io::Error::other(
+        "every block of run uids is held by another referee process",
+    ))
+}
+
+/// Processes of the invoking user now (a user-namespace run's process limit counts them).
+fn count_user_processes() -> u64 {
+    // SAFETY: getuid has no preconditions.
+    let uid = unsafe { libc::getuid() };
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
+        .filter(|e| {
+            use std::os::unix::fs::MetadataExt;
+            e.metadata().is_ok_and(|m| m.uid() == uid)
+        })
+        .count() as u64
+}
+
+/// Removes scratch folders of referee processes that no longer exist (killed, crashed).
+fn sweep_stale_scratch() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix("referee-")
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// "Segmentation fault (SIGSEGV)" and the like.
@@ -250,56 +664,90 @@ mod tests {
         RunLimits {
             timeout: Duration::from_secs(2),
             cpu_seconds: 2,
-            memory_bytes: 512 << 20,
+            memory_bytes: Some(512 << 20),
             output_bytes: 1 << 16,
             file_size_bytes: 1 << 20,
             open_files: 64,
-            processes: 4096,
+            processes: 64,
         }
     }
 
-    fn sh(script: &str, stdin: &str, limits: &RunLimits) -> RunOutcome {
+    fn sh(sandbox: &Sandbox, script: &str, stdin: &str, limits: &RunLimits) -> RunOutcome {
         let args = vec!["-c".to_string(), script.to_string()];
-        run(&RunRequest {
-            program: Path::new("/bin/sh"),
-            args: &args,
-            stdin: stdin.as_bytes(),
-            env: &[],
-            cwd: None,
-            limits,
-        })
-        .expect("sh runs")
+        sandbox
+            .run(&RunRequest {
+                program: Path::new("/bin/sh"),
+                args: &args,
+                stdin: stdin.as_bytes(),
+                env: &[],
+                limits,
+            })
+            .expect("sh runs")
+    }
+
+    fn sandboxes() -> Vec<Sandbox> {
+        vec![
+            Sandbox::basic().expect("basic sandbox"),
+            Sandbox::new(Vec::new()).expect("sandbox"),
+        ]
     }
 
     #[test]
     fn output_and_exit_code_are_captured() {
-        let out = sh("cat; echo err >&2; exit 3", "hello\n", &limits());
-        assert_eq!(out.stdout, b"hello\n");
-        assert_eq!(out.stderr, b"err\n");
-        assert_eq!(out.termination, Termination::Exited(3));
+        for sandbox in sandboxes() {
+            let out = sh(&sandbox, "cat; echo err >&2; exit 3", "hello\n", &limits());
+            assert_eq!(out.stdout, b"hello\n");
+            assert_eq!(out.stderr, b"err\n");
+            assert_eq!(out.termination, Termination::Exited(3));
+        }
     }
 
     #[test]
     fn a_program_that_sleeps_is_stopped_at_the_timeout() {
         let mut limits = limits();
         limits.timeout = Duration::from_millis(200);
-        let out = sh("echo before; sleep 30", "", &limits);
-        assert_eq!(out.termination, Termination::Timeout);
-        assert_eq!(out.stdout, b"before\n");
-        assert!(out.elapsed < Duration::from_secs(5));
+        for sandbox in sandboxes() {
+            let out = sh(&sandbox, "echo before; sleep 30", "", &limits);
+            assert_eq!(out.termination, Termination::Timeout);
+            assert_eq!(out.stdout, b"before\n");
+            assert!(out.elapsed < Duration::from_secs(5));
+        }
     }
 
     #[test]
     fn endless_output_is_cut_at_the_cap() {
-        let out = sh("yes", "", &limits());
-        assert_eq!(out.termination, Termination::OutputLimit);
-        assert_eq!(out.stdout.len(), 1 << 16);
+        for sandbox in sandboxes() {
+            let out = sh(&sandbox, "yes", "", &limits());
+            assert_eq!(out.termination, Termination::OutputLimit);
+            assert_eq!(out.stdout.len(), 1 << 16);
+        }
     }
 
     #[test]
     fn the_environment_is_cleared() {
         std::env::set_var("REFEREE_SECRET_TEST", "leak");
-        let out = sh("echo \"[$REFEREE_SECRET_TEST]\"", "", &limits());
-        assert_eq!(out.stdout, b"[]\n");
+        for sandbox in sandboxes() {
+            let out = sh(&sandbox, "echo \"[$REFEREE_SECRET_TEST]\"", "", &limits());
+            assert_eq!(out.stdout, b"[]\n");
+        }
+    }
+
+    #[test]
+    fn isolated_runs_see_their_own_tmp_and_not_the_hidden_folders() {
+        let hidden = tempfile::tempdir().expect("tempdir");
+        std::fs::write(hidden.path().join("secret.txt"), "expected output").expect("write");
+        let sandbox = Sandbox::new(vec![hidden.path().to_path_buf()]).expect("sandbox");
+        if let Isolation::Basic(reason) = sandbox.isolation() {
+            panic!("namespaces are expected on this machine: {reason}");
+        }
+        let script = format!(
+            "pwd; ls /tmp; cat {}/secret.txt 2>/dev/null || echo hidden; echo x > /tmp/mine && echo wrote",
+            hidden.path().display()
+        );
+        let out = sh(&sandbox, &script, "", &limits());
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "/tmp\nprogram\nhidden\nwrote\n"
+        );
     }
 }

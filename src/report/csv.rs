@@ -94,10 +94,7 @@ mod tests {
                 .iter()
                 .map(|s| s.to_string()),
         );
-        assert_eq!(
-            out,
-            "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\"\r\n"
-        );
+        assert_eq!(out, "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\"\r\n");
     }
 
     #[test]

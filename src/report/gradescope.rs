@@ -87,7 +87,11 @@ fn overview(game: &str, s: &SubmissionReport) -> String {
         .map(|i| format!("{} ({} pts)", i.id, i.max_score))
         .collect();
     if !manual.is_empty() {
-        let _ = writeln!(out, "Graded by hand, not included here: {}.", manual.join(", "));
+        let _ = writeln!(
+            out,
+            "Graded by hand, not included here: {}.",
+            manual.join(", ")
+        );
     }
     out
 }

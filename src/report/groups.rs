@@ -103,6 +103,7 @@ mod tests {
             notes: Vec::new(),
             stderr: String::new(),
             output_digest: Some(digest(output.as_bytes())),
+            elapsed: std::time::Duration::ZERO,
         }
     }
 
@@ -136,6 +137,7 @@ mod tests {
         };
         let batch = BatchReport {
             game: "g".into(),
+            sandbox: String::new(),
             submissions: vec![
                 wrong("ann", "x\n"),
                 wrong("bob", "y\n"),
@@ -158,6 +160,7 @@ mod tests {
     fn the_same_output_in_different_failing_cases_is_not_a_group() {
         let batch = BatchReport {
             game: "g".into(),
+            sandbox: String::new(),
             submissions: vec![
                 submission("ann", true, vec![run("a", Status::Fail, "x")]),
                 submission("bob", true, vec![run("b", Status::Fail, "x")]),

@@ -110,7 +110,11 @@ fn render_summary(out: &mut String, batch: &BatchReport, groups: &[Group]) {
         ("stat-median", "Median score", format!("{median:.2}")),
         ("stat-max", "Auto-graded points", points(max)),
         ("stat-full", "Full marks", full.to_string()),
-        ("stat-build-failed", "Failed to build", failed_builds.to_string()),
+        (
+            "stat-build-failed",
+            "Failed to build",
+            failed_builds.to_string(),
+        ),
     ] {
         let _ = writeln!(
             out,
@@ -289,7 +293,11 @@ fn render_groups(out: &mut String, batch: &BatchReport, groups: &[Group]) {
             "<li class=\"group\">{} — {} failing case{}: {}</li>",
             links.join(", "),
             group.failing_cases.len(),
-            if group.failing_cases.len() == 1 { "" } else { "s" },
+            if group.failing_cases.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
             escape(&group.failing_cases.join(", "))
         );
     }
@@ -362,11 +370,7 @@ fn render_student(out: &mut String, index: usize, s: &SubmissionReport) {
     }
     out.push_str("</table>\n");
     if !s.facts.is_empty() {
-        let facts: Vec<String> = s
-            .facts
-            .iter()
-            .map(|(k, v)| format!("{k}: {v}"))
-            .collect();
+        let facts: Vec<String> = s.facts.iter().map(|(k, v)| format!("{k}: {v}")).collect();
         let _ = writeln!(
             out,
             "<p class=\"muted facts\">{}</p>",
@@ -458,16 +462,15 @@ fn render_diff(out: &mut String, diff: &str) {
     let mut removed: Vec<(usize, String)> = Vec::new();
     let mut added: Vec<(usize, String)> = Vec::new();
     let (mut left, mut right) = (0usize, 0usize);
-    let flush = |out: &mut String,
-                 removed: &mut Vec<(usize, String)>,
-                 added: &mut Vec<(usize, String)>| {
-        let rows = removed.len().max(added.len());
-        let mut removed = removed.drain(..);
-        let mut added = added.drain(..);
-        for _ in 0..rows {
-            push_row(out, (removed.next(), added.next()), "del", "add");
-        }
-    };
+    let flush =
+        |out: &mut String, removed: &mut Vec<(usize, String)>, added: &mut Vec<(usize, String)>| {
+            let rows = removed.len().max(added.len());
+            let mut removed = removed.drain(..);
+            let mut added = added.drain(..);
+            for _ in 0..rows {
+                push_row(out, (removed.next(), added.next()), "del", "add");
+            }
+        };
     for line in diff.lines() {
         if line.starts_with("--- ") || line.starts_with("+++ ") {
             continue;
@@ -490,7 +493,10 @@ fn render_diff(out: &mut String, diff: &str) {
             flush(out, &mut removed, &mut added);
             push_row(
                 out,
-                (Some((left, text.to_string())), Some((right, text.to_string()))),
+                (
+                    Some((left, text.to_string())),
+                    Some((right, text.to_string())),
+                ),
                 "",
                 "",
             );
@@ -604,12 +610,19 @@ mod tests {
 
     #[test]
     fn a_unified_diff_becomes_paired_rows() {
-        let diff = "--- expected\n+++ your output\n@@ -2,3 +2,3 @@\n same\n-old <b>\n+new\n same2\n";
+        let diff =
+            "--- expected\n+++ your output\n@@ -2,3 +2,3 @@\n same\n-old <b>\n+new\n same2\n";
         let mut out = String::new();
         render_diff(&mut out, diff);
         assert!(out.contains("<td class=\"ln\">3</td><td class=\"del\">old &lt;b&gt;</td><td class=\"ln\">3</td><td class=\"add\">new</td>"), "{out}");
-        assert!(out.contains("<td class=\"ln\">2</td><td class=\"\">same</td>"), "{out}");
-        assert!(out.contains("<td class=\"ln\">4</td><td class=\"\">same2</td>"), "{out}");
+        assert!(
+            out.contains("<td class=\"ln\">2</td><td class=\"\">same</td>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<td class=\"ln\">4</td><td class=\"\">same2</td>"),
+            "{out}"
+        );
         assert!(!out.contains("<b>"));
     }
 

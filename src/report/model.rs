@@ -11,6 +11,8 @@ use crate::grade::compare::Mismatch;
 pub struct BatchReport {
     pub game: String,
     pub submissions: Vec<SubmissionReport>,
+    /// How runs were isolated (an addition to the contract's keys).
+    pub sandbox: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -100,6 +102,8 @@ pub struct CaseRun {
     /// Hash of everything the program printed on stdout (`None` when it did not run), so
     /// submissions with byte-identical wrong output can be grouped without keeping it all.
     pub output_digest: Option<u64>,
+    /// Wall-clock time of the run (zero when it did not run).
+    pub elapsed: std::time::Duration,
 }
 
 impl CaseRun {

@@ -11,6 +11,9 @@ use super::{BatchReport, CaseRun, Status, SubmissionReport};
 const MAX_SHOWN_FAILURES: usize = 8;
 /// Lines of stdin shown for a failing case.
 const MAX_STDIN_LINES: usize = 12;
+/// Lines of a program's stderr shown, and of a sanitizer report.
+const MAX_STDERR_LINES: usize = 6;
+const MAX_SANITIZER_LINES: usize = 24;
 /// Lines of compiler output shown.
 const MAX_LOG_LINES: usize = 30;
 
@@ -73,6 +76,12 @@ pub fn render_with(batch: &BatchReport, paint: Paint) -> String {
     }
     out.push_str(&paint.paint(BOLD, &summary(batch)));
     out.push('\n');
+    if batch.sandbox.starts_with("basic") {
+        out.push_str(&format!(
+            "warning: runs are not fully isolated: sandbox {}\n",
+            batch.sandbox
+        ));
+    }
     out
 }
 
@@ -238,7 +247,13 @@ fn render_failure(out: &mut String, run: &CaseRun, paint: Paint) {
     }
     if !run.stderr.trim().is_empty() {
         let _ = writeln!(out, "    your program's stderr:");
-        push_cut(out, &run.stderr, 6, "      ");
+        // A sanitizer report needs its stack trace to be useful.
+        let lines = if run.stderr.contains("Sanitizer") {
+            MAX_SANITIZER_LINES
+        } else {
+            MAX_STDERR_LINES
+        };
+        push_cut(out, &run.stderr, lines, "      ");
     }
 }
 

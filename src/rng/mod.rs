@@ -2,3 +2,4 @@
 //! test vectors, so the references draw the same numbers as a real run.
 
 pub mod glibc;
+pub mod xorshift;

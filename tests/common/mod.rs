@@ -14,7 +14,10 @@ pub fn root() -> PathBuf {
 
 pub fn referee() -> Command {
     let mut command = Command::cargo_bin("referee").expect("the referee binary is built");
-    command.current_dir(root()).env_remove("REFEREE_ROOT");
+    command.current_dir(root()).env_remove("REFEREE_ROOT").env(
+        "REFEREE_CACHE",
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("build-cache"),
+    );
     command
 }
 

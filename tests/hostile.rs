@@ -1,0 +1,240 @@
+//! Hostile submissions graded in one batch with the model solution: each threat is reported
+//! with the right status, the model solution's result is the same as alone, nothing survives
+//! the batch, nothing is written outside the run directories, and the batch ends in time.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::*;
+use serde_json::Value;
+
+const TIMEOUT: f64 = 0.5;
+/// Program cases kept in the test's copy of the Reversi cases (enough to show every
+/// behaviour; the full suite would only repeat them).
+const PROGRAM_CASES: usize = 12;
+
+/// A root with the Reversi spec, the unit cases and the first `PROGRAM_CASES` program cases.
+fn small_root() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let specs = dir.path().join("specs/reversi");
+    let cases = dir.path().join("cases/reversi");
+    std::fs::create_dir_all(&specs).expect("mkdir");
+    std::fs::create_dir_all(&cases).expect("mkdir");
+    for file in ["spec.toml", "harness.c"] {
+        std::fs::copy(root().join("specs/reversi").join(file), specs.join(file)).expect("copy");
+    }
+    std::fs::copy(
+        root().join("cases/reversi/helpers.toml"),
+        cases.join("helpers.toml"),
+    )
+    .expect("copy");
+    let program = std::fs::read_to_string(root().join("cases/reversi/program.toml")).expect("read");
+    let kept: Vec<&str> = program.split("[[case]]").take(PROGRAM_CASES + 1).collect();
+    std::fs::write(cases.join("program.toml"), kept.join("[[case]]")).expect("write");
+    dir
+}
+
+/// Where `write_outside.c` tries to create files, as seen from outside the sandbox.
+fn escape_targets(batch: &Path) -> Vec<PathBuf> {
+    let mut targets = vec![
+        std::env::temp_dir().join("referee-hostile-escape"),
+        PathBuf::from("/referee-hostile-escape"),
+        PathBuf::from("/var/tmp/referee-hostile-escape"),
+        PathBuf::from("/dev/shm/referee-hostile-escape"),
+        PathBuf::from("/root/referee-hostile-escape"),
+        root().join("referee-hostile-escape"),
+    ];
+    let mut dir = batch.to_path_buf();
+    while let Some(parent) = dir.parent() {
+        targets.push(parent.join("referee-hostile-escape"));
+        dir = parent.to_path_buf();
+    }
+    targets
+}
+
+/// Processes left over from the runs: any process whose command is a placed student program
+/// or that runs as one of referee's run uids.
+fn leftover_processes() -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc")
+        .expect("/proc")
+        .filter_map(Result::ok)
+    {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let status = std::fs::read_to_string(entry.path().join("status")).unwrap_or_default();
+        let uid: u32 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Uid:"))
+            .and_then(|l| l.split_whitespace().next())
+            .and_then(|u| u.parse().ok())
+            .unwrap_or(0);
+        if cmdline.starts_with(b"/tmp/program") || (100_000..4_200_000_000).contains(&uid) {
+            found.push(format!(
+                "pid {name} uid {uid} {}",
+                String::from_utf8_lossy(&cmdline)
+            ));
+        }
+    }
+    found
+}
+
+fn statuses(submission: &Value) -> Vec<String> {
+    submission["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .flat_map(|item| item["cases"].as_array().expect("cases").iter())
+        .map(|case| case["status"].as_str().expect("status").to_string())
+        .collect()
+}
+
+#[test]
+fn hostile_submissions_cannot_hurt_the_batch() {
+    let batch_dir = tempfile::tempdir().expect("tempdir");
+    let batch = batch_dir.path();
+    for entry in std::fs::read_dir(root().join("tests/hostile")).expect("tests/hostile") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "c") {
+            std::fs::copy(&path, batch.join(path.file_name().expect("name"))).expect("copy");
+        }
+    }
+    std::fs::copy(
+        root().join("reference/reversi/Lab6.c"),
+        batch.join("model.c"),
+    )
+    .expect("copy");
+    let listener = TcpListener::bind("127.0.0.1:47923").expect("the test port is free");
+    listener.set_nonblocking(true).expect("nonblocking");
+
+    let cases_root = small_root();
+    let root_arg = cases_root.path().to_string_lossy().into_owned();
+    let solo = grade_json("reversi", &batch.join("model.c"), &["--root", &root_arg]);
+    let timeout = TIMEOUT.to_string();
+    let started = Instant::now();
+    let report = grade_json(
+        "reversi",
+        batch,
+        &["--root", &root_arg, "--timeout", &timeout, "--jobs", "2"],
+    );
+    let elapsed = started.elapsed();
+
+    assert!(
+        report["sandbox"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("namespaces")),
+        "CI runs as root with namespaces: {}",
+        report["sandbox"]
+    );
+    let by_name: BTreeMap<String, Value> = report["submissions"]
+        .as_array()
+        .expect("submissions")
+        .iter()
+        .map(|s| (s["name"].as_str().expect("name").to_string(), s.clone()))
+        .collect();
+    assert_eq!(
+        by_name.len(),
+        16,
+        "15 hostile programs and the model solution"
+    );
+
+    let has = |name: &str, status: &str| {
+        let all = statuses(&by_name[name]);
+        assert!(
+            all.iter().any(|s| s == status),
+            "{name}: no {status} in {all:?}"
+        );
+    };
+    has("busy_loop", "timeout");
+    has("sleep_forever", "timeout");
+    has("close_stdout", "timeout");
+    has("stdout_flood", "output_limit");
+    has("stderr_flood", "output_limit");
+    has("deep_recursion", "crash");
+    has("segfault_after_prints", "crash");
+    has("nul_utf8", "fail");
+    for name in [
+        "fork_bomb",
+        "write_outside",
+        "read_parent",
+        "network",
+        "kill_parent",
+    ] {
+        has(name, "fail");
+    }
+    let hog = statuses(&by_name["memory_hog"]);
+    // Refused memory ends it (fail or crash), or touching what it got outlasts the limit.
+    assert!(
+        hog.iter()
+            .all(|s| ["fail", "crash", "timeout", "build_error"].contains(&s.as_str())),
+        "{hog:?}"
+    );
+    assert!(hog.iter().any(|s| s != "build_error"), "{hog:?}");
+    assert_eq!(by_name["compile_error"]["build"]["ok"], Value::Bool(false));
+    assert!(statuses(&by_name["compile_error"])
+        .iter()
+        .all(|s| s == "build_error"));
+
+    // What printed before the crash is kept and judged: the first board passes.
+    let crashed = &by_name["segfault_after_prints"];
+    let board = crashed["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .find(|i| i["id"] == "board")
+        .expect("board");
+    assert_eq!(board["score"], board["max_score"], "{board}");
+    let crash_text = serde_json::to_string(crashed).expect("json");
+    assert!(
+        crash_text.contains("+Enter board conf\\n\\\\ (no newline"),
+        "the unfinished line before the crash is kept: {crash_text}"
+    );
+
+    // Nothing leaked, connected or killed.
+    let text = serde_json::to_string(&report).expect("json");
+    for marker in ["LEAK", "CONNECTED", "KILLED PARENT"] {
+        assert!(!text.contains(marker), "{marker} found in the report");
+    }
+    assert!(
+        listener.accept().is_err(),
+        "a program connected to 127.0.0.1:47923"
+    );
+
+    // The model solution is graded exactly as alone.
+    let mut together = by_name["model"].clone();
+    let mut alone = only_submission(&solo).clone();
+    for s in [&mut together, &mut alone] {
+        s["path"] = Value::Null;
+    }
+    assert_eq!(together, alone);
+    assert_eq!(together["score"], together["max_score"]);
+
+    // Nothing survives, nothing escaped.
+    std::thread::sleep(Duration::from_millis(200));
+    let left = leftover_processes();
+    assert!(left.is_empty(), "processes survived the batch: {left:?}");
+    for target in escape_targets(batch) {
+        assert!(!target.exists(), "{} was written", target.display());
+    }
+
+    // Time: a hanging program costs three full time limits, then short ones (see
+    // grade::Pace); any other case at most one full limit. Unit cases do not build for the
+    // hostile programs. The sum is the bound for one job; two jobs share it.
+    let hanging = 3.0; // busy_loop, sleep_forever, close_stdout
+    let cases = PROGRAM_CASES as f64;
+    let per_hanging = 3.0 * TIMEOUT + (cases - 3.0) * 0.2_f64.max(TIMEOUT / 5.0);
+    let others = 12.0 * cases * TIMEOUT;
+    let bound = Duration::from_secs_f64(hanging * per_hanging + others + 15.0);
+    assert!(
+        elapsed < bound,
+        "the batch took {elapsed:?}, more than {bound:?}"
+    );
+    eprintln!("hostile batch: {elapsed:?} (bound {bound:?})");
+}

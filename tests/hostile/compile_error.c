@@ -1,0 +1,4 @@
+/* Threat: does not compile. */
+int main(void) {
+    return 0
+}

@@ -1,0 +1,179 @@
+//! Trouble (ECE 209 Program 1) graded end to end: the model solution, the template itself and
+//! realistic buggy submissions, each losing points only in the items where its bug lives.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+
+fn sample(name: &str) -> std::path::PathBuf {
+    root().join("tests/submissions/trouble").join(name)
+}
+
+fn grade_sample(name: &str) -> Value {
+    grade_json("trouble", &sample(name), &[])
+}
+
+/// Names of the cases of one item with the given status.
+fn cases_with_status(submission: &Value, item: &str, status: &str) -> Vec<String> {
+    submission["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .find(|i| i["id"] == item)
+        .expect("item present")["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .filter(|c| c["status"] == status)
+        .map(|c| c["name"].as_str().expect("name").to_string())
+        .collect()
+}
+
+#[test]
+fn the_model_solution_gets_full_marks() {
+    let report = grade_json("trouble", &root().join("reference/trouble/main.c"), &[]);
+    let submission = only_submission(&report);
+    assert_eq!(submission["max_score"].as_f64(), Some(80.0));
+    assert_eq!(submission["score"], submission["max_score"]);
+    assert_loses_exactly(submission, &[]);
+    assert_eq!(submission["facts"]["globals"], serde_json::json!([]));
+    assert_eq!(submission["facts"]["uses_goto"], 0);
+}
+
+#[test]
+fn a_sanitizer_build_does_not_flag_the_templates_shift_overflow() {
+    let report = grade_json(
+        "trouble",
+        &root().join("reference/trouble/main.c"),
+        &["--sanitize"],
+    );
+    let submission = only_submission(&report);
+    assert_eq!(submission["score"].as_f64(), Some(80.0));
+    assert_loses_exactly(submission, &[]);
+}
+
+#[test]
+fn the_template_as_handed_out_keeps_only_compiles() {
+    let report = grade_sample("template_stubs.c");
+    let submission = only_submission(&report);
+    assert_loses_exactly(
+        submission,
+        &[
+            "initializeBoard",
+            "printStatus",
+            "printMoves",
+            "checkWin",
+            "movePiece",
+            "playerTurn",
+        ],
+    );
+    // Without -DNDEBUG the template's start-up asserts stop every game.
+    assert!(case_statuses(submission, "playerTurn")
+        .iter()
+        .all(|s| s == "crash"));
+}
+
+#[test]
+fn swapped_start_cells_lose_moves_and_games() {
+    let report = grade_sample("start_cells_swapped.c");
+    assert_loses_exactly(
+        only_submission(&report),
+        &["printMoves", "movePiece", "playerTurn"],
+    );
+}
+
+#[test]
+fn a_capture_not_sent_home_loses_move_piece_and_games() {
+    let report = grade_sample("capture_not_sent_home.c");
+    assert_loses_exactly(only_submission(&report), &["movePiece", "playerTurn"]);
+}
+
+#[test]
+fn an_overshoot_into_the_finish_loses_moves_and_games() {
+    let report = grade_sample("overshoot_allowed.c");
+    assert_loses_exactly(
+        only_submission(&report),
+        &["printMoves", "movePiece", "playerTurn"],
+    );
+}
+
+#[test]
+fn a_status_without_width_loses_print_status_and_games() {
+    let report = grade_sample("status_no_width.c");
+    assert_loses_exactly(only_submission(&report), &["printStatus", "playerTurn"]);
+}
+
+#[test]
+fn a_win_at_three_pieces_loses_check_win() {
+    let report = grade_sample("checkwin_three_pieces.c");
+    let submission = only_submission(&report);
+    assert_loses_exactly(submission, &["checkWin", "playerTurn"]);
+    let failed = cases_with_status(submission, "checkWin", "fail");
+    assert!(
+        failed.iter().all(|name| name.contains("three")),
+        "{failed:?}"
+    );
+}
+
+#[test]
+fn looping_forever_at_end_of_input_loses_only_the_games_whose_input_ends() {
+    let report = grade_json(
+        "trouble",
+        &sample("eof_loops_forever.c"),
+        &["--timeout", "0.5"],
+    );
+    let submission = only_submission(&report);
+    assert_loses_exactly(submission, &["playerTurn"]);
+    let timed_out = cases_with_status(submission, "playerTurn", "timeout");
+    assert!(timed_out.contains(&"game-handout-sample".to_string()));
+    assert!(timed_out
+        .iter()
+        .all(|n| n.ends_with("-eof") || n == "game-handout-sample"));
+    // Games ending in Q or a win still pass.
+    assert!(!cases_with_status(submission, "playerTurn", "pass").is_empty());
+}
+
+#[test]
+fn no_second_roll_after_a_six_loses_player_turn_only() {
+    let report = grade_sample("no_roll_again.c");
+    assert_loses_exactly(only_submission(&report), &["playerTurn"]);
+}
+
+#[test]
+fn listing_the_home_exit_last_loses_print_moves_and_games() {
+    let report = grade_sample("moves_home_last.c");
+    assert_loses_exactly(only_submission(&report), &["printMoves", "playerTurn"]);
+}
+
+#[test]
+fn an_incomplete_initialize_board_keeps_compiles_thanks_to_ndebug() {
+    let report = grade_sample("init_forgets_ring.c");
+    let submission = only_submission(&report);
+    assert_loses_exactly(submission, &["initializeBoard", "playerTurn"]);
+    assert!(case_statuses(submission, "playerTurn")
+        .iter()
+        .all(|s| s == "crash"));
+}
+
+#[test]
+fn an_extra_global_and_a_goto_are_reported_not_scored() {
+    let report = grade_sample("extra_global_goto.c");
+    let submission = only_submission(&report);
+    assert_loses_exactly(submission, &[]);
+    assert_eq!(
+        submission["facts"]["globals"],
+        serde_json::json!(["gLastRoll"])
+    );
+    assert_eq!(submission["facts"]["uses_goto"], 1);
+}
+
+#[test]
+fn a_debug_print_in_move_piece_loses_move_piece_and_games() {
+    let report = grade_sample("move_prints_debug.c");
+    let submission = only_submission(&report);
+    assert_loses_exactly(submission, &["movePiece", "playerTurn"]);
+    assert!(case_statuses(submission, "movePiece")
+        .iter()
+        .all(|s| s == "fail"));
+}
