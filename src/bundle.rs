@@ -34,7 +34,7 @@ source_dir="$base/source"
 results="$base/results"
 mkdir -p "$results"
 if ! "$source_dir/referee" --root "$source_dir" grade @GAME@ "$base/submission" \
-    --format gradescope -o "$results/results.json"; then
+    --no-cache --format gradescope -o "$results/results.json"; then
   # referee printed why on stderr (shown to instructors); students get a plain message.
   cat > "$results/results.json" <<'JSON'
 {"score": 0, "output": "The autograder could not grade this submission. Check that you uploaded only your .c (and .h) files, then resubmit or ask the course staff.", "tests": []}

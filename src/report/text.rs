@@ -30,12 +30,19 @@ const CYAN: &str = "36";
 const BOLD: &str = "1";
 
 impl Paint {
-    /// Colour only when standard output is a terminal and `NO_COLOR` is unset or empty.
+    /// Colour when standard output is a terminal, unless `NO_COLOR` is set and non-empty.
+    /// `REFEREE_COLOR=always` or `never` replaces the terminal check (for pagers that show
+    /// colour, and for tests); `NO_COLOR` still wins over it.
     pub fn for_stdout() -> Self {
         use std::io::IsTerminal;
         let no_colour = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let wanted = match std::env::var("REFEREE_COLOR").as_deref() {
+            Ok("always") => true,
+            Ok("never") => false,
+            _ => std::io::stdout().is_terminal(),
+        };
         Paint {
-            colour: !no_colour && std::io::stdout().is_terminal(),
+            colour: wanted && !no_colour,
         }
     }
 
