@@ -597,6 +597,14 @@ fn html_report_opens_in_chromium_with_the_json_numbers_and_a_diff() {
             "section {index}"
         );
     }
+    for (at, marker) in dom.match_indices("href=\"#") {
+        let rest = &dom[at + marker.len()..];
+        let target = &rest[..rest.find('"').expect("quote")];
+        assert!(
+            dom.contains(&format!("id=\"{target}\"")),
+            "the link #{target} leads somewhere"
+        );
+    }
     assert!(
         dom.contains("class=\"build-log\""),
         "the broken submission shows its build log"

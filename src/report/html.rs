@@ -14,6 +14,8 @@ use super::{BatchReport, CaseRun, Status, SubmissionReport};
 const HISTOGRAM_BINS: usize = 10;
 /// Rows in "most common failing cases".
 const TOP_FAILING: usize = 10;
+/// Case names listed for a group of identical outputs.
+const GROUP_CASES_SHOWN: usize = 8;
 
 const STYLE: &str = r#"
 :root { --bad: #c62828; --good: #2e7d32; --warn: #ef6c00; --line: #d0d7de; --muted: #57606a; }
@@ -207,21 +209,32 @@ fn render_item_rates(out: &mut String, batch: &BatchReport) {
     out.push_str("</table>\n");
 }
 
-/// Per case: how many submissions fail it, with links to them.
+/// Per case: how many submissions fail it, with links to them. Submissions that did not
+/// build are left out: they fail every case alike and would hide which cases are hard.
 fn render_case_rates(out: &mut String, batch: &BatchReport) {
     let Some(first) = batch.submissions.first() else {
         return;
     };
     let mut failing: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (index, submission) in batch.submissions.iter().enumerate() {
-        for run in submission.runs.iter().filter(|r| !r.passed()) {
+    let built: Vec<usize> = (0..batch.submissions.len())
+        .filter(|&i| batch.submissions[i].build.ok)
+        .collect();
+    for &index in &built {
+        for run in batch.submissions[index].runs.iter().filter(|r| !r.passed()) {
             failing.entry(run.name.as_str()).or_default().push(index);
         }
     }
-    let count = batch.submissions.len();
+    let count = built.len();
     let mut common: Vec<(&str, &Vec<usize>)> = failing.iter().map(|(k, v)| (*k, v)).collect();
     common.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
     out.push_str("<h3>Most common failing cases</h3>\n");
+    let unbuilt = batch.submissions.len() - count;
+    if unbuilt > 0 {
+        let _ = writeln!(
+            out,
+            "<p class=\"muted\">Counted over the {count} submissions that built ({unbuilt} did not and fail every case).</p>"
+        );
+    }
     if common.is_empty() {
         out.push_str("<p>No case fails.</p>\n");
     } else {
@@ -298,10 +311,51 @@ fn render_groups(out: &mut String, batch: &BatchReport, groups: &[Group]) {
             } else {
                 "s"
             },
-            escape(&group.failing_cases.join(", "))
+            escape(&shortened_list(&group.failing_cases, GROUP_CASES_SHOWN))
         );
     }
     out.push_str("</ul>\n");
+}
+
+/// A fact in words: lists joined, `{"called": true, "defined": false}` as
+/// "called, not defined", nested objects as `name (…)`.
+fn fact_text(value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match value {
+        Value::Array(list) if list.is_empty() => "none".into(),
+        Value::Array(list) => list.iter().map(fact_text).collect::<Vec<_>>().join(", "),
+        Value::Object(fields) if fields.values().all(Value::is_boolean) => fields
+            .iter()
+            .map(|(k, v)| match v {
+                Value::Bool(true) => k.clone(),
+                _ => format!("not {k}"),
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        Value::Object(fields) => fields
+            .iter()
+            .map(|(k, v)| format!("{k} ({})", fact_text(v)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Value::String(text) => text.clone(),
+        Value::Bool(true) => "yes".into(),
+        Value::Bool(false) => "no".into(),
+        other => other.to_string(),
+    }
+}
+
+/// The first `shown` names, then how many more.
+fn shortened_list(names: &[String], shown: usize) -> String {
+    let mut text = names
+        .iter()
+        .take(shown)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > shown {
+        let _ = write!(text, " … and {} more", names.len() - shown);
+    }
+    text
 }
 
 fn render_student_list(out: &mut String, batch: &BatchReport) {
@@ -370,7 +424,11 @@ fn render_student(out: &mut String, index: usize, s: &SubmissionReport) {
     }
     out.push_str("</table>\n");
     if !s.facts.is_empty() {
-        let facts: Vec<String> = s.facts.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        let facts: Vec<String> = s
+            .facts
+            .iter()
+            .map(|(k, v)| format!("{k}: {}", fact_text(v)))
+            .collect();
         let _ = writeln!(
             out,
             "<p class=\"muted facts\">{}</p>",
@@ -599,6 +657,22 @@ pub fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn facts_read_as_words() {
+        let helpers = serde_json::json!({"isLegal": {"called": true, "defined": false}});
+        assert_eq!(fact_text(&helpers), "isLegal (called, not defined)");
+        assert_eq!(fact_text(&serde_json::json!([])), "none");
+        assert_eq!(fact_text(&serde_json::json!(["a", "b"])), "a, b");
+        assert_eq!(fact_text(&serde_json::json!(3)), "3");
+    }
+
+    #[test]
+    fn long_case_lists_are_cut() {
+        let names: Vec<String> = (1..=4).map(|i| format!("c{i}")).collect();
+        assert_eq!(shortened_list(&names, 2), "c1, c2 … and 2 more");
+        assert_eq!(shortened_list(&names, 4), "c1, c2, c3, c4");
+    }
 
     #[test]
     fn student_text_cannot_open_tags() {
