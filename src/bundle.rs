@@ -21,6 +21,9 @@ if ! command -v cc >/dev/null 2>&1 || ! command -v nm >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev binutils
 fi
 chmod +x /autograder/source/referee /autograder/source/run_autograder
+# Fails the image build, with the loader's message, when this system's glibc is older than
+# the one referee was linked against.
+/autograder/source/referee --version
 "#;
 
 /// `@GAME@` is replaced by the assignment id.

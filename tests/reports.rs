@@ -850,3 +850,56 @@ fn gradescope_bundle_grades_a_submission_as_referee_does() {
         );
     }
 }
+
+/// What a terminal shows while `referee grade reversi PATHS --format json -o FILE` runs with
+/// stdout and stderr on a pseudo-terminal (util-linux `script`).
+fn terminal_transcript(paths: &[PathBuf], name: &str) -> String {
+    let work = scratch(name);
+    let binary = assert_cmd::cargo::cargo_bin("referee");
+    let mut command = format!("{} grade reversi", binary.display());
+    for path in paths {
+        command.push_str(&format!(" {}", path.display()));
+    }
+    command.push_str(&format!(
+        " --format json -o {}",
+        work.join("report.json").display()
+    ));
+    let transcript = work.join("typescript");
+    let status = Process::new("script")
+        .args(["-qfec", &command])
+        .arg(&transcript)
+        .current_dir(root())
+        .env_remove("REFEREE_ROOT")
+        .env(
+            "REFEREE_CACHE",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("build-cache"),
+        )
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .status()
+        .expect("util-linux `script` runs (it gives referee a terminal)");
+    assert!(status.success(), "referee under script failed");
+    std::fs::read_to_string(&transcript).expect("the terminal transcript")
+}
+
+#[test]
+fn a_terminal_sees_a_progress_bar_for_a_batch_only() {
+    let batch = terminal_transcript(
+        &[sample("no_diagonals"), sample("wrong_list_order")],
+        "terminal-batch",
+    );
+    assert!(batch.contains("ETA"), "a progress bar with ETA: {batch}");
+    assert!(
+        batch.contains("2 submissions graded"),
+        "the summary line: {batch}"
+    );
+    let single = terminal_transcript(&[sample("no_diagonals")], "terminal-single");
+    assert!(
+        !single.contains("ETA"),
+        "no bar for one submission: {single}"
+    );
+    assert!(
+        single.contains("1 submission graded"),
+        "the summary line: {single}"
+    );
+}
