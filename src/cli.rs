@@ -62,7 +62,8 @@ enum Command {
         paths: Vec<PathBuf>,
         /// Report formats, comma-separated or repeated; all come from one grading run.
         ///
-        /// text: readable report (coloured on a terminal unless NO_COLOR is set);
+        /// text: readable report (coloured on a terminal unless NO_COLOR is set;
+        /// REFEREE_COLOR=always|never replaces the terminal check);
         /// json: the JSON contract plus "groups"; csv: one row per submission for a
         /// gradebook; junit: JUnit XML for CI; gradescope: Gradescope's results.json (exactly
         /// one submission); html: one self-contained page for the TA.
@@ -523,5 +524,47 @@ fn emit(text: &str, path: Option<&Path>) -> Result<(), Error> {
             let _ = stdout.flush();
             Ok(())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(found: &[(Format, Option<PathBuf>)]) -> Vec<Option<String>> {
+        found
+            .iter()
+            .map(|(_, path)| path.as_ref().map(|p| p.display().to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn one_format_goes_to_stdout_or_the_file_given() {
+        let found = destinations(&[Format::Json], None).map_err(|e| e.to_string());
+        assert_eq!(found.map(|f| names(&f)), Ok(vec![None]));
+        let found = destinations(&[Format::Csv], Some(Path::new("marks.txt")));
+        let found = found.map_err(|e| e.to_string());
+        assert_eq!(found.map(|f| names(&f)), Ok(vec![Some("marks.txt".into())]));
+    }
+
+    #[test]
+    fn several_formats_share_a_stem_without_its_extension_and_appear_once() {
+        let found = destinations(
+            &[Format::Json, Format::Junit, Format::Json],
+            Some(Path::new("out/grades.json")),
+        )
+        .map_err(|e| e.to_string());
+        assert_eq!(
+            found.map(|f| names(&f)),
+            Ok(vec![
+                Some("out/grades.json".into()),
+                Some("out/grades.junit.xml".into())
+            ])
+        );
+    }
+
+    #[test]
+    fn several_formats_without_a_destination_are_refused() {
+        assert!(destinations(&[Format::Json, Format::Csv], None).is_err());
     }
 }
