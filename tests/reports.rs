@@ -698,6 +698,19 @@ fn gradescope_results_validate_against_the_schema_and_match_the_json_score() {
             .map(|e| format!("{} at {}", e, e.instance_path))
             .collect();
         assert!(errors.is_empty(), "{name}: schema errors: {errors:#?}");
+        // The schema is strict: a misspelt key or an unknown visibility fails.
+        let mut misspelt = results.clone();
+        misspelt["tests"][0]["max_scroe"] = Value::from(1.0);
+        assert!(
+            !validator.is_valid(&misspelt),
+            "a misspelt test key is rejected"
+        );
+        let mut unknown = results.clone();
+        unknown["visibility"] = Value::from("students");
+        assert!(
+            !validator.is_valid(&unknown),
+            "an unknown visibility is rejected"
+        );
 
         let submission = common::only_submission(&report);
         assert_eq!(results["score"], submission["score"], "{name}: the score");
@@ -736,6 +749,51 @@ fn gradescope_results_validate_against_the_schema_and_match_the_json_score() {
         for id in manual {
             assert!(overview.contains(id), "manual {id} is named in the output");
         }
+    }
+}
+
+#[test]
+fn gradescope_results_for_a_build_failure_say_so_and_validate() {
+    let work = scratch("gradescope-broken");
+    let broken = work.join("Lab6.c");
+    std::fs::write(&broken, "int main(void) { return 0 }\n").expect("written");
+    let out = work.join("out");
+    grade_output(
+        std::slice::from_ref(&broken),
+        &[
+            "--format",
+            "gradescope,json",
+            "-o",
+            &format!("{}/", out.display()),
+        ],
+        &[],
+    );
+    let read = |file: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(out.join(file)).expect("written"))
+            .expect("JSON")
+    };
+    let results = read("report.gradescope.json");
+    let report = read("report.json");
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/schemas/gradescope-results.schema.json"))
+            .expect("schema"),
+    )
+    .expect("schema JSON");
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    assert!(validator.is_valid(&results));
+    let submission = common::only_submission(&report);
+    assert_eq!(submission["build"]["ok"], false);
+    assert_eq!(results["score"], submission["score"]);
+    assert!(results["output"]
+        .as_str()
+        .expect("output")
+        .contains("Build: FAILED"));
+    for test in results["tests"].as_array().expect("tests") {
+        assert_eq!(test["status"], "failed");
+        assert!(test["output"]
+            .as_str()
+            .expect("output")
+            .contains("the build failed"));
     }
 }
 

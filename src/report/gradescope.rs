@@ -108,6 +108,10 @@ fn test(submission: &SubmissionReport, item: &ItemReport) -> Test {
         item.cases.len() - failing.len(),
         item.cases.len()
     );
+    if !submission.build.ok {
+        output.push_str("Not run: the build failed (the compiler's output is at the top).\n");
+        return test_result(item, score, failing.is_empty(), output);
+    }
     for case in failing.iter().take(MAX_SHOWN_CASES) {
         let _ = writeln!(output, "\n✗ {} ({})", case.name, case.status.as_str());
         if let Some(run) = submission.runs.iter().find(|r| r.name == case.name) {
@@ -129,15 +133,15 @@ fn test(submission: &SubmissionReport, item: &ItemReport) -> Test {
             rest.join(", ")
         );
     }
+    test_result(item, score, failing.is_empty(), output)
+}
+
+fn test_result(item: &ItemReport, score: f64, passed: bool, output: String) -> Test {
     Test {
         name: item.id.clone(),
         score,
         max_score: item.max_score,
-        status: if failing.is_empty() {
-            "passed"
-        } else {
-            "failed"
-        },
+        status: if passed { "passed" } else { "failed" },
         output,
         output_format: "text",
         visibility: "visible",
