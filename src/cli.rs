@@ -34,6 +34,7 @@ use crate::report::{self, BatchReport};
         referee gradescope-bundle reversi -o autograder.zip\n  \
         referee cases reversi                        list the cases and what they test\n  \
         referee expect reversi sample-4x4 --input    show a case's input and expected output\n  \
+        referee check-trace ludo game.txt            replay a saved LUDO-CS game against the rules\n  \
         referee check-reference                      the model solutions must get full marks\n\n\
         Exit status: 0 when grading ran, 1 with --require-full (or check-reference) when \
         points are missing, 2 for a usage or configuration error."
@@ -104,11 +105,12 @@ enum Command {
         /// overflows. Slower; scores can differ from a normal build.
         #[arg(long)]
         sanitize: bool,
-        /// Folder of the build cache (default: REFEREE_CACHE, else ~/.cache/referee).
-        /// Regrading reuses every build whose sources, flags and compiler are unchanged.
+        /// Folder of the build and run cache (default: REFEREE_CACHE, else
+        /// ~/.cache/referee). Regrading reuses every build whose sources, flags and compiler
+        /// are unchanged, and every run (except timeouts) whose binary, input and limits are.
         #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
         cache: Option<PathBuf>,
-        /// Compile everything afresh and keep nothing.
+        /// Compile and run everything afresh and keep nothing.
         #[arg(long)]
         no_cache: bool,
     },
@@ -148,6 +150,18 @@ enum Command {
         /// The zip to write.
         #[arg(short, long, value_name = "ZIP", default_value = "autograder.zip")]
         output: PathBuf,
+    },
+    /// Check saved outputs of a trace-graded assignment (LUDO-CS) against the rules.
+    ///
+    /// Each FILE is one printed game (e.g. `./ludo > game.txt`). The trace checker replays
+    /// it and prints every violation with its line number, the readings it detected and the
+    /// per-item score the grader would give. Exit status 1 when a file loses points.
+    CheckTrace {
+        #[arg(value_parser = game_ids())]
+        game: String,
+        /// Saved program outputs, one game per file.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
     },
     /// Grade the model solutions in reference/; exit 1 unless each gets full marks.
     CheckReference {
@@ -434,6 +448,10 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             eprintln!("wrote {}", output.display());
             Ok(0)
         }
+        Command::CheckTrace { game, files } => {
+            let project = project()?;
+            check_trace_files(&project, &game, &files)
+        }
         Command::CheckReference { game } => {
             let project = project()?;
             check_reference(&project, game.as_deref())
@@ -469,6 +487,52 @@ fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> 
         emit(&report::text::render(&batch), None)?;
         all_full &= batch.submissions.iter().all(|s| s.full_marks());
     }
+    Ok(if all_full { 0 } else { 1 })
+}
+
+fn check_trace_files(project: &Project, game: &str, files: &[PathBuf]) -> Result<i32, Error> {
+    let assignment = Assignment::load(project, game)?;
+    let case = assignment
+        .cases
+        .iter()
+        .find(|c| matches!(c.prepared.expect, Expectation::Trace { .. }))
+        .ok_or_else(|| {
+            Error::config(format!(
+                "{game} is graded by diffing, not by a trace checker (use `referee grade`)"
+            ))
+        })?;
+    let mut all_full = true;
+    let mut out = String::new();
+    for file in files {
+        let bytes = std::fs::read(file)
+            .map_err(|e| Error::config(format!("{}: cannot read: {e}", file.display())))?;
+        if bytes.contains(&0) {
+            return Err(Error::config(format!(
+                "{}: a binary file, not a saved program output",
+                file.display()
+            )));
+        }
+        let output = String::from_utf8_lossy(&bytes);
+        let run = games::TraceRun {
+            output: &output,
+            timed_out: false,
+            sources: None,
+        };
+        let verdicts = assignment.game.check_trace(&case.spec, &run)?;
+        out.push_str(&format!("{}\n", file.display()));
+        for verdict in &verdicts {
+            all_full &= verdict.fraction >= 1.0;
+            out.push_str(&format!(
+                "  {:<10} {:>4.0}%\n",
+                verdict.item,
+                verdict.fraction * 100.0
+            ));
+            for note in &verdict.notes {
+                out.push_str(&format!("      {note}\n"));
+            }
+        }
+    }
+    emit(&out, None)?;
     Ok(if all_full { 0 } else { 1 })
 }
 

@@ -92,8 +92,9 @@ pub struct TraceRun<'a> {
     pub output: &'a str,
     /// The run was stopped at the time limit (so the game did not finish).
     pub timed_out: bool,
-    /// The submission's source files: (file name, text).
-    pub sources: &'a [(String, String)],
+    /// The submission's source files: (file name, text); `None` when only an output is
+    /// checked (`referee check-trace`), so items judged from the sources are left out.
+    pub sources: Option<&'a [(String, String)]>,
 }
 
 /// A checker's judgement of one rubric item in one run: the share earned (0 to 1) and the

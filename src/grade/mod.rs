@@ -4,6 +4,7 @@ pub mod build;
 pub mod cache;
 pub mod compare;
 pub mod facts;
+pub mod runcache;
 pub mod sandbox;
 pub mod submission;
 
@@ -23,6 +24,7 @@ use crate::report::{BatchReport, CaseResult, CaseRun, ItemReport, Status, Submis
 use crate::spec::{Limits, Spec};
 use build::{Built, Compiler, Workspace};
 use compare::Mismatch;
+use runcache::{RunInput, RunStore};
 use sandbox::{RunLimits, RunOutcome, RunRequest, Sandbox, Termination};
 use submission::Submission;
 
@@ -299,6 +301,20 @@ fn grade_one(
         builds.get(&case.prepared.target, &case.prepared.extra_flags);
     }
     let built = &builds.done;
+    // With a cache, runs of a binary on an unchanged input are reused (see `runcache`).
+    let stores: HashMap<&BuildKey, RunStore> = grader
+        .cache
+        .map(|cache| {
+            built
+                .iter()
+                .filter_map(|(key, build)| {
+                    let binary = build.binary.as_ref()?;
+                    let store = RunStore::open(cache.root(), binary).ok()?;
+                    Some((key, store))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     // Per binary: timeouts in a row, and the slowest run that finished in time.
     let pace: HashMap<&BuildKey, Mutex<Pace>> = built
         .keys()
@@ -322,7 +338,11 @@ fn grade_one(
                 let pace = pace.lock().unwrap_or_else(|e| e.into_inner());
                 (pace.limits(settings), pace.timeouts_in_a_row)
             };
-            let mut run = run_case(assignment, case, binary, &sources, grader, &limits);
+            let target = RunTarget {
+                binary,
+                store: stores.get(&key),
+            };
+            let mut run = run_case(assignment, case, &target, &sources, grader, &limits);
             if limits.timeout < settings.limits.timeout {
                 run.0.notes.push(format!(
                     "run with a shortened time limit of {:.2} s: the previous {streak} runs of this program timed out",
@@ -335,6 +355,10 @@ fn grade_one(
             run
         })
         .collect();
+    for store in stores.into_values() {
+        // A store that cannot be written only means these runs are made again next time.
+        let _ = store.save();
+    }
     let mut runs = Vec::with_capacity(judged.len());
     let mut results: BTreeMap<String, Vec<CaseResult>> = BTreeMap::new();
     for (run, per_item) in judged {
@@ -558,11 +582,18 @@ fn referee_failure_run(case: &PreparedCase, reason: &str) -> Judged {
     (run, per_item)
 }
 
-/// Runs one case. `run_index` numbers the runs of a trace case from 0: each later run sees
-/// the clock a day further on, so programs seeded by `time()` play different games.
+/// A binary to run, and where its earlier runs are kept.
+struct RunTarget<'a> {
+    binary: &'a Path,
+    store: Option<&'a RunStore>,
+}
+
+/// Runs one case, or reuses the kept outcome of the same run. `run_index` numbers the runs
+/// of a trace case from 0: each later run sees the clock a day further on, so programs seeded
+/// by `time()` play different games.
 fn execute(
     case: &PreparedCase,
-    binary: &Path,
+    target: &RunTarget,
     grader: &Grader,
     limits: &RunLimits,
     run_index: usize,
@@ -586,16 +617,35 @@ fn execute(
                 .map(|(k, v)| (k.to_string(), v.to_string())),
         );
     }
-    grader
+    let sandbox = grader.sandbox.describe();
+    let key = target.store.map(|store| {
+        store.key(&RunInput {
+            args: &case.prepared.args,
+            stdin: case.prepared.stdin.as_bytes(),
+            env: &env,
+            limits,
+            sandbox: &sandbox,
+        })
+    });
+    if let (Some(store), Some(key)) = (target.store, &key) {
+        if let Some(kept) = store.get(key) {
+            return Ok(kept);
+        }
+    }
+    let outcome = grader
         .sandbox
         .run(&RunRequest {
-            program: binary,
+            program: target.binary,
             args: &case.prepared.args,
             stdin: case.prepared.stdin.as_bytes(),
             env: &env,
             limits,
         })
-        .map_err(|e| format!("referee could not run the program: {e}"))
+        .map_err(|e| format!("referee could not run the program: {e}"))?;
+    if let (Some(store), Some(key)) = (target.store, key) {
+        store.put(key, &outcome);
+    }
+    Ok(outcome)
 }
 
 fn describe_end(termination: Termination, limits: &RunLimits) -> String {
@@ -616,7 +666,7 @@ fn describe_end(termination: Termination, limits: &RunLimits) -> String {
 fn run_case(
     assignment: &Assignment,
     case: &PreparedCase,
-    binary: &Path,
+    target: &RunTarget,
     sources: &[(String, String)],
     grader: &Grader,
     limits: &RunLimits,
@@ -626,11 +676,11 @@ fn run_case(
             assignment,
             case,
             expected,
-            execute(case, binary, grader, limits, 0),
+            execute(case, target, grader, limits, 0),
             limits,
         ),
         Expectation::Trace { runs, .. } => {
-            judge_trace(assignment, case, *runs, binary, sources, grader, limits)
+            judge_trace(assignment, case, *runs, target, sources, grader, limits)
         }
     }
 }
@@ -723,7 +773,7 @@ fn judge_trace(
     assignment: &Assignment,
     case: &PreparedCase,
     runs: usize,
-    binary: &Path,
+    target: &RunTarget,
     sources: &[(String, String)],
     grader: &Grader,
     limits: &RunLimits,
@@ -734,7 +784,7 @@ fn judge_trace(
     let mut slowest = Duration::ZERO;
     let runs = runs.max(1);
     for index in 1..=runs {
-        let outcome = match execute(case, binary, grader, limits, index - 1) {
+        let outcome = match execute(case, target, grader, limits, index - 1) {
             Ok(outcome) => outcome,
             Err(reason) => return referee_failure_run(case, &reason),
         };
@@ -746,7 +796,7 @@ fn judge_trace(
         let run = TraceRun {
             output: &output,
             timed_out: outcome.termination == Termination::Timeout,
-            sources,
+            sources: Some(sources),
         };
         match assignment.game.check_trace(&case.spec, &run) {
             Ok(verdicts) => {

@@ -46,6 +46,8 @@ impl std::fmt::Display for Violation {
 pub struct Agreement {
     pub decisions: u32,
     pub agreed: u32,
+    /// The roll line of the first choice that disagrees.
+    pub first_disagreement: Option<usize>,
 }
 
 /// Everything the checker found in one output.
@@ -498,6 +500,8 @@ struct Roll {
     implied: Option<(PieceId, Loc, Loc)>,
     /// Whether behaviour can be judged (no ambiguous state at the roll).
     judgeable: bool,
+    /// The roll line.
+    line: usize,
 }
 
 impl Roll {
@@ -641,8 +645,15 @@ impl Checker {
         self.layout = Some(layout);
         self.reading(&format!("Bhawana, Kotuwa and Pita-Kotuwa {}", layout.name));
         for (p, place) in std::mem::take(&mut self.tentative) {
-            if self.board.piece(p).loc == Loc::Square(FROM_APPROACH.square(place)) {
-                self.board.piece_mut(p).loc = Loc::Square(layout.square(place));
+            let guess = Loc::Square(FROM_APPROACH.square(place));
+            let known = Loc::Square(layout.square(place));
+            // The board before this roll was snapshotted with the guess too.
+            let boards =
+                std::iter::once(&mut self.board).chain(self.roll.as_mut().map(|r| &mut r.before));
+            for board in boards {
+                if board.piece(p).loc == guess {
+                    board.piece_mut(p).loc = known;
+                }
             }
         }
     }
@@ -946,6 +957,7 @@ impl Checker {
             stopped: None,
             implied: None,
             judgeable,
+            line: self.line_no,
         });
     }
 
@@ -1212,9 +1224,7 @@ impl Checker {
             ),
         }
         self.board.piece_mut(id).loc = to;
-        let made_block = to.square().is_some_and(|n| {
-            self.board.count_at(c, n) >= 2 && roll.before.count_at(c, n) < self.board.count_at(c, n)
-        });
+        let made_block = self.makes_block(&roll, c, to);
         if let Some(r) = &mut self.roll {
             r.moved.push((id, from));
             r.made_block |= made_block;
@@ -1237,7 +1247,10 @@ impl Checker {
             .map_or(1, |n| roll.before.count_at(c, n))
             .max(1);
         let mut policies = vec![EnterPolicy::Strict, EnterPolicy::WhenCaptured];
-        let must_enter = piece.dir == Some(Dir::Clockwise)
+        // A block member moving against its own direction never turns into the home
+        // straight (CS-4), so only a piece on its own way must enter.
+        let must_enter = own_dir
+            && piece.dir == Some(Dir::Clockwise)
             && !piece.turned
             && piece.captures > 0
             && from != Loc::Square(c.approach());
@@ -1342,12 +1355,30 @@ impl Checker {
         };
         self.expect_at(id, from, "CS-3");
         self.check_single_action(id);
-        let block = self
-            .board
-            .piece(by)
-            .loc
-            .square()
-            .filter(|&n| by.colour != id.colour && self.board.count_at(by.colour, n) >= 2);
+        let block_on = |board: &Board| {
+            board
+                .piece(by)
+                .loc
+                .square()
+                .filter(|&n| by.colour != id.colour && board.count_at(by.colour, n) >= 2)
+        };
+        let mut block = block_on(&self.board);
+        if block.is_none() {
+            // A piece placed before the layout was known may complete the block on the other
+            // layout's square: then the block settles the layout.
+            let mut other = self.board.clone();
+            for &(p, place) in &self.tentative {
+                other.piece_mut(p).loc = Loc::Square(FROM_ZERO.square(place));
+            }
+            block = block_on(&other);
+            let settles = self.tentative.iter().copied().find(|&(p, place)| {
+                p.colour == by.colour && Some(FROM_ZERO.square(place)) == block
+            });
+            match settles {
+                Some((p, place)) => self.resolve(p, Loc::Square(FROM_ZERO.square(place))),
+                None => block = None,
+            }
+        }
         let dirs: Vec<Dir> = match self.board.piece(id).dir {
             Some(d) => vec![d],
             None => vec![Dir::Clockwise, Dir::CounterClockwise],
@@ -1435,7 +1466,14 @@ impl Checker {
         // move there (a capture line standing for the move).
         self.resolve(victim, square);
         let at = self.board.piece(id).loc;
-        if at != square && self.implied_move(id, square) {
+        // A piece placed before the layout was known may stand on the square only under the
+        // guessed layout; if it has not moved on this roll, the capture is its move from the
+        // other layout's square.
+        let moved = self.roll.as_ref().is_some_and(|r| {
+            r.colour == id.colour && (r.entered || r.moved.iter().any(|m| m.0 == id))
+        });
+        let guessed = !moved && self.tentative.iter().any(|(p, _)| *p == id);
+        if (at != square || guessed) && self.implied_move(id, square) {
             self.reading("a capture line may stand for the capturing move");
         } else if at != square {
             self.violation(
@@ -1531,13 +1569,21 @@ impl Checker {
         } else {
             self.unsure.insert(id);
         }
-        let piece = self.board.piece_mut(id);
-        piece.loc = square;
+        self.board.piece_mut(id).loc = square;
+        let made_block = self.makes_block(&roll, id.colour, square);
         if let Some(r) = &mut self.roll {
             r.moved.push((id, from));
             r.implied = Some((id, from, square));
+            r.made_block |= made_block;
         }
         true
+    }
+
+    /// Whether a piece that has just landed on `at` formed or grew a block of its colour.
+    fn makes_block(&self, roll: &Roll, c: Colour, at: Loc) -> bool {
+        at.square().is_some_and(|n| {
+            self.board.count_at(c, n) >= 2 && roll.before.count_at(c, n) < self.board.count_at(c, n)
+        })
     }
 
     fn lands_mystery(&mut self, c: Colour) {
@@ -1703,6 +1749,9 @@ impl Checker {
             let tally = &mut self.report.behaviour[roll.colour.index()];
             tally.decisions += 1;
             tally.agreed += u32::from(agreed);
+            if !agreed && tally.first_disagreement.is_none() {
+                tally.first_disagreement = Some(roll.line);
+            }
         }
     }
 
@@ -1995,8 +2044,12 @@ pub fn verdicts(run: &TraceRun) -> Vec<ItemVerdict> {
         }
         let rate = f64::from(a.agreed) / f64::from(a.decisions);
         rates.push(if rate >= BEHAVIOUR_FULL { 1.0 } else { rate });
+        let first = a
+            .first_disagreement
+            .map(|line| format!(" (the first that does not: the roll on line {line})"))
+            .unwrap_or_default();
         behaviour_notes.push(format!(
-            "{}: {}/{} decisions agree with its behaviour",
+            "{}: {}/{} decisions agree with its behaviour{first}",
             c.name(),
             a.agreed,
             a.decisions
@@ -2029,8 +2082,10 @@ pub fn verdicts(run: &TraceRun) -> Vec<ItemVerdict> {
             fraction: behaviour,
             notes: behaviour_notes,
         },
-        structure(run.sources),
     ]
+    .into_iter()
+    .chain(run.sources.map(structure))
+    .collect()
 }
 
 #[cfg(test)]
@@ -2402,7 +2457,7 @@ Red player rolled 3.";
         let run = TraceRun {
             output: "",
             timed_out: false,
-            sources: &sources,
+            sources: Some(&sources),
         };
         for verdict in verdicts(&run) {
             if verdict.item != STRUCTURE {
@@ -2417,7 +2472,7 @@ Red player rolled 3.";
         let run = TraceRun {
             output: &text,
             timed_out: true,
-            sources: &[],
+            sources: Some(&[]),
         };
         let shares: Vec<(&str, f64)> = verdicts(&run)
             .iter()

@@ -1,0 +1,287 @@
+//! Reused runs: the outcome of running one binary on one input under one set of limits is kept
+//! beside the build cache, so a regrade after a rubric, scoring or expected-output change
+//! reruns only the cases whose input changed. A run is a pure function of what the key holds
+//! (binary, arguments, stdin, environment, limits, sandbox), except for timing: timeouts are
+//! never kept, so a program that was stopped on a loaded machine gets a fresh chance.
+//!
+//! One file per binary (`runs/<sha256 of the binary>`) holds all its runs, read once before a
+//! submission's cases run and written once after, so a class of 300 costs 300 small files.
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+
+use super::cache;
+use super::sandbox::{RunLimits, RunOutcome, Termination};
+
+const MAGIC: &[u8] = b"referee runs 1\n";
+
+/// The kept runs of one binary, and the runs made since it was opened.
+pub struct RunStore {
+    path: PathBuf,
+    binary_digest: String,
+    kept: HashMap<String, RunOutcome>,
+    fresh: Mutex<Vec<(String, RunOutcome)>>,
+}
+
+/// Everything a run's outcome depends on, besides the binary.
+pub struct RunInput<'a> {
+    pub args: &'a [String],
+    pub stdin: &'a [u8],
+    pub env: &'a [(String, String)],
+    pub limits: &'a RunLimits,
+    /// The sandbox's description: a run in a weaker sandbox may see more of the machine.
+    pub sandbox: &'a str,
+}
+
+impl RunStore {
+    /// The store of `binary` in the cache folder `root`; an unreadable or damaged file is
+    /// treated as empty (the runs are made again).
+    pub fn open(root: &Path, binary: &Path) -> io::Result<RunStore> {
+        let bytes = std::fs::read(binary)?;
+        let binary_digest = hex(&Sha256::digest(&bytes));
+        let path = root.join("runs").join(&binary_digest);
+        let kept = std::fs::read(&path)
+            .ok()
+            .and_then(|data| decode(&data))
+            .unwrap_or_default();
+        Ok(RunStore {
+            path,
+            binary_digest,
+            kept,
+            fresh: Mutex::new(Vec::new()),
+        })
+    }
+
+    pub fn key(&self, input: &RunInput) -> String {
+        let limits = input.limits;
+        let numbers = [
+            limits.timeout.as_nanos() as u64,
+            limits.cpu_seconds,
+            limits.memory_bytes.unwrap_or(u64::MAX),
+            limits.output_bytes as u64,
+            limits.file_size_bytes,
+            limits.open_files,
+            limits.processes,
+        ];
+        let numbers: Vec<u8> = numbers.iter().flat_map(|n| n.to_le_bytes()).collect();
+        let mut parts: Vec<&[u8]> = vec![self.binary_digest.as_bytes(), &numbers, input.stdin];
+        parts.push(input.sandbox.as_bytes());
+        for arg in input.args {
+            parts.push(arg.as_bytes());
+        }
+        for (name, value) in input.env {
+            parts.push(name.as_bytes());
+            parts.push(value.as_bytes());
+        }
+        cache::key(&parts)
+    }
+
+    pub fn get(&self, key: &str) -> Option<RunOutcome> {
+        self.kept.get(key).cloned()
+    }
+
+    /// Keeps a run unless its outcome depended on timing.
+    pub fn put(&self, key: String, outcome: &RunOutcome) {
+        if outcome.termination == Termination::Timeout {
+            return;
+        }
+        self.fresh
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((key, outcome.clone()));
+    }
+
+    /// Writes the kept and the new runs (atomically: a concurrent writer of the same binary
+    /// wins or loses whole).
+    pub fn save(self) -> io::Result<()> {
+        let fresh = self.fresh.into_inner().unwrap_or_else(|e| e.into_inner());
+        if fresh.is_empty() {
+            return Ok(());
+        }
+        let mut all = self.kept;
+        all.extend(fresh);
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir)?;
+        let mut staging = tempfile::NamedTempFile::new_in(dir)?;
+        staging.write_all(&encode(&all))?;
+        staging.persist(&self.path).map(|_| ()).map_err(|e| e.error)
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn encode(runs: &HashMap<String, RunOutcome>) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    let mut keys: Vec<&String> = runs.keys().collect();
+    keys.sort();
+    for key in keys {
+        let run = &runs[key];
+        let (tag, value): (u8, i32) = match run.termination {
+            Termination::Exited(code) => (0, code),
+            Termination::Signaled(signal) => (1, signal),
+            Termination::Timeout => (2, 0),
+            Termination::OutputLimit => (3, 0),
+        };
+        for part in [key.as_bytes(), &run.stdout, &run.stderr] {
+            out.extend((part.len() as u64).to_le_bytes());
+            out.extend(part);
+        }
+        out.push(tag);
+        out.extend(value.to_le_bytes());
+        out.extend((run.elapsed.as_nanos() as u64).to_le_bytes());
+    }
+    out
+}
+
+/// Reads the fields `encode` wrote, in order; `None` past the end.
+struct Reader<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
+        let head = self.rest.get(..n)?;
+        self.rest = &self.rest[n..];
+        Some(head)
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.bytes(8)?.try_into().ok()?))
+    }
+
+    fn part(&mut self) -> Option<&'a [u8]> {
+        let len = usize::try_from(self.u64()?).ok()?;
+        self.bytes(len)
+    }
+}
+
+fn decode(data: &[u8]) -> Option<HashMap<String, RunOutcome>> {
+    let mut reader = Reader {
+        rest: data.strip_prefix(MAGIC)?,
+    };
+    let mut runs = HashMap::new();
+    while !reader.rest.is_empty() {
+        let key = String::from_utf8(reader.part()?.to_vec()).ok()?;
+        let stdout = reader.part()?.to_vec();
+        let stderr = reader.part()?.to_vec();
+        let tag = reader.bytes(1)?[0];
+        let value = i32::from_le_bytes(reader.bytes(4)?.try_into().ok()?);
+        let elapsed = Duration::from_nanos(reader.u64()?);
+        let termination = match tag {
+            0 => Termination::Exited(value),
+            1 => Termination::Signaled(value),
+            2 => Termination::Timeout,
+            3 => Termination::OutputLimit,
+            _ => return None,
+        };
+        runs.insert(
+            key,
+            RunOutcome {
+                stdout,
+                stderr,
+                termination,
+                elapsed,
+            },
+        );
+    }
+    Some(runs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(stdout: &[u8], termination: Termination) -> RunOutcome {
+        RunOutcome {
+            stdout: stdout.to_vec(),
+            stderr: b"warning\n".to_vec(),
+            termination,
+            elapsed: Duration::from_millis(3),
+        }
+    }
+
+    fn limits() -> RunLimits {
+        RunLimits {
+            timeout: Duration::from_secs(1),
+            cpu_seconds: 2,
+            memory_bytes: Some(1 << 28),
+            output_bytes: 1 << 20,
+            file_size_bytes: 1 << 20,
+            open_files: 64,
+            processes: 8,
+        }
+    }
+
+    #[test]
+    fn runs_are_kept_across_opens_except_timeouts() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let binary = dir.path().join("program");
+        std::fs::write(&binary, b"\x7fELF one").expect("write");
+        let limits = limits();
+        let input = |stdin: &'static [u8]| RunInput {
+            args: &[],
+            stdin,
+            env: &[],
+            limits: &limits,
+            sandbox: "basic",
+        };
+        let store = RunStore::open(dir.path(), &binary).expect("open");
+        let (a, b, c) = (
+            store.key(&input(b"a")),
+            store.key(&input(b"b")),
+            store.key(&input(b"c")),
+        );
+        assert_ne!(a, b);
+        store.put(a.clone(), &outcome(b"out a\xff", Termination::Exited(0)));
+        store.put(b.clone(), &outcome(b"", Termination::Signaled(11)));
+        store.put(c.clone(), &outcome(b"partial", Termination::Timeout));
+        store.save().expect("save");
+
+        let again = RunStore::open(dir.path(), &binary).expect("open");
+        let kept = again.get(&a).expect("kept");
+        assert_eq!(kept.stdout, b"out a\xff");
+        assert_eq!(kept.stderr, b"warning\n");
+        assert_eq!(kept.termination, Termination::Exited(0));
+        assert_eq!(kept.elapsed, Duration::from_millis(3));
+        assert_eq!(
+            again.get(&b).map(|o| o.termination),
+            Some(Termination::Signaled(11))
+        );
+        assert!(again.get(&c).is_none(), "a timeout is never reused");
+
+        // Another binary, other limits, another sandbox: other keys.
+        std::fs::write(&binary, b"\x7fELF two").expect("write");
+        let other = RunStore::open(dir.path(), &binary).expect("open");
+        assert!(other.get(&a).is_none());
+        assert_ne!(other.key(&input(b"a")), a);
+        let mut tighter = limits.clone();
+        tighter.timeout = Duration::from_millis(500);
+        let tight = RunInput {
+            limits: &tighter,
+            ..input(b"a")
+        };
+        assert_ne!(again.key(&tight), a);
+        let isolated = RunInput {
+            sandbox: "namespaces",
+            ..input(b"a")
+        };
+        assert_ne!(again.key(&isolated), a);
+    }
+
+    #[test]
+    fn a_damaged_file_counts_as_empty() {
+        let mut runs = HashMap::new();
+        runs.insert("k".to_string(), outcome(b"x", Termination::OutputLimit));
+        let data = encode(&runs);
+        assert_eq!(decode(&data).map(|r| r.len()), Some(1));
+        assert!(decode(&data[..data.len() - 3]).is_none());
+        assert!(decode(b"something else").is_none());
+    }
+}
