@@ -16,7 +16,7 @@ pub fn render(batch: &BatchReport) -> String {
     header.extend(["total", "max", "status"]);
     push_row(&mut out, header.iter().map(|h| h.to_string()));
     for submission in &batch.submissions {
-        let mut row = vec![submission.name.clone()];
+        let mut row = vec![inert(&submission.name)];
         for id in &item_ids {
             let score = submission
                 .items
@@ -61,6 +61,16 @@ pub fn status(submission: &SubmissionReport) -> String {
     }
 }
 
+/// A submission name comes from a student's file name; one starting like a formula would be
+/// run by a spreadsheet on import, so it gets a leading apostrophe (shown as text).
+fn inert(name: &str) -> String {
+    if name.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{name}")
+    } else {
+        name.to_string()
+    }
+}
+
 fn number(value: f64) -> String {
     let text = format!("{value:.3}");
     text.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -95,6 +105,13 @@ mod tests {
                 .map(|s| s.to_string()),
         );
         assert_eq!(out, "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\"\r\n");
+    }
+
+    #[test]
+    fn names_that_look_like_formulas_stay_text() {
+        assert_eq!(inert("=HYPERLINK(\"x\")"), "'=HYPERLINK(\"x\")");
+        assert_eq!(inert("@sum"), "'@sum");
+        assert_eq!(inert("alice"), "alice");
     }
 
     #[test]
