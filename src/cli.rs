@@ -1,10 +1,12 @@
 //! The command line (a contract: see `shared/design.md`).
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use clap::builder::PossibleValuesParser;
 use clap::{Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::error::Error;
 use crate::games::{self, Expectation};
@@ -28,6 +30,8 @@ use crate::report::{self, BatchReport};
     after_help = "Examples:\n  \
         referee grade reversi Lab6.c                 check one file\n  \
         referee grade reversi submissions/ -o out.json --format json\n  \
+        referee grade reversi submissions/ --format json,csv,html -o out/\n  \
+        referee gradescope-bundle reversi -o autograder.zip\n  \
         referee cases reversi                        list the cases and what they test\n  \
         referee expect reversi sample-4x4 --input    show a case's input and expected output\n  \
         referee check-trace ludo game.txt            replay a saved LUDO-CS game against the rules\n  \
@@ -57,11 +61,29 @@ enum Command {
         /// Submissions to grade.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
-        /// Report format.
-        #[arg(long, value_enum, default_value = "text")]
-        format: Format,
-        /// Write the report to FILE instead of standard output.
-        #[arg(short, long, value_name = "FILE")]
+        /// Report formats, comma-separated or repeated; all come from one grading run.
+        ///
+        /// text: readable report (coloured on a terminal unless NO_COLOR is set;
+        /// REFEREE_COLOR=always|never replaces the terminal check);
+        /// json: the JSON contract plus "groups"; csv: one row per submission for a
+        /// gradebook; junit: JUnit XML for CI; gradescope: Gradescope's results.json (exactly
+        /// one submission); html: one self-contained page for the TA.
+        #[arg(
+            long,
+            value_enum,
+            value_delimiter = ',',
+            default_value = "text",
+            value_name = "FORMAT"
+        )]
+        format: Vec<Format>,
+        /// Where the reports go (default: standard output, one format only).
+        ///
+        /// With one format, FILE is the report. With a folder (an existing one, or a path
+        /// ending in '/') each format is written there as report.txt, report.json,
+        /// report.csv, report.junit.xml, report.gradescope.json, report.html. Any other path
+        /// with several formats is a stem: -o out/grades writes out/grades.json,
+        /// out/grades.csv, … (a trailing format extension such as .json is dropped first).
+        #[arg(short, long, value_name = "FILE|DIR/|STEM")]
         output: Option<PathBuf>,
         /// Submissions graded at once (default: the number of cores).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -115,6 +137,20 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         export: Option<PathBuf>,
     },
+    /// Write a Gradescope autograder zip for one assignment.
+    ///
+    /// The zip holds setup.sh (installs a C compiler), run_autograder (grades
+    /// /autograder/submission into /autograder/results/results.json), this referee
+    /// executable, and the assignment's specs/ and cases/. Build referee on a system no newer
+    /// than Gradescope's image (its glibc must be at least as new as the one referee was
+    /// linked against).
+    GradescopeBundle {
+        #[arg(value_parser = game_ids())]
+        game: String,
+        /// The zip to write.
+        #[arg(short, long, value_name = "ZIP", default_value = "autograder.zip")]
+        output: PathBuf,
+    },
     /// Check saved outputs of a trace-graded assignment (LUDO-CS) against the rules.
     ///
     /// Each FILE is one printed game (e.g. `./ludo > game.txt`). The trace checker replays
@@ -135,10 +171,103 @@ enum Command {
     },
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     Text,
     Json,
+    Csv,
+    Junit,
+    Gradescope,
+    Html,
+}
+
+impl Format {
+    /// The file name ending when several formats share a folder or stem.
+    fn extension(self) -> &'static str {
+        match self {
+            Format::Text => "txt",
+            Format::Json => "json",
+            Format::Csv => "csv",
+            Format::Junit => "junit.xml",
+            Format::Gradescope => "gradescope.json",
+            Format::Html => "html",
+        }
+    }
+}
+
+/// Each requested format (once, in the order given) with its file, or `None` for stdout.
+fn destinations(
+    formats: &[Format],
+    output: Option<&Path>,
+) -> Result<Vec<(Format, Option<PathBuf>)>, Error> {
+    let mut unique: Vec<Format> = Vec::new();
+    for format in formats {
+        if !unique.contains(format) {
+            unique.push(*format);
+        }
+    }
+    let Some(output) = output else {
+        if unique.len() > 1 {
+            return Err(Error::config(
+                "several formats need -o: a folder (-o out/) or a file stem (-o out/grades)",
+            ));
+        }
+        return Ok(unique.into_iter().map(|f| (f, None)).collect());
+    };
+    let is_folder = output.is_dir() || output.as_os_str().to_string_lossy().ends_with('/');
+    if !is_folder && unique.len() == 1 {
+        return Ok(vec![(unique[0], Some(output.to_path_buf()))]);
+    }
+    let stem = if is_folder {
+        std::fs::create_dir_all(output).map_err(|e| {
+            Error::config(format!(
+                "{}: cannot create the folder: {e}",
+                output.display()
+            ))
+        })?;
+        output.join("report")
+    } else {
+        let text = output.to_string_lossy();
+        let known = [
+            Format::Text,
+            Format::Json,
+            Format::Csv,
+            Format::Junit,
+            Format::Gradescope,
+            Format::Html,
+        ];
+        let stripped = known
+            .iter()
+            .filter_map(|f| text.strip_suffix(&format!(".{}", f.extension())))
+            .min_by_key(|rest| rest.len())
+            .unwrap_or(&text);
+        PathBuf::from(stripped)
+    };
+    Ok(unique
+        .into_iter()
+        .map(|format| {
+            let mut name = stem.as_os_str().to_owned();
+            name.push(".");
+            name.push(format.extension());
+            (format, Some(PathBuf::from(name)))
+        })
+        .collect())
+}
+
+/// A progress bar on stderr for a batch, or nothing when stderr is not a terminal.
+fn progress_bar(submissions: usize) -> Option<ProgressBar> {
+    if submissions < 2 || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(Some(submissions as u64), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(
+        "grading {bar:30.cyan/blue} {pos}/{len} submissions · {elapsed} · ETA {eta} · {msg}",
+    )
+    .map(|style| style.progress_chars("█▉▊▋▌▍▎▏ "));
+    if let Ok(style) = style {
+        bar.set_style(style);
+    }
+    Some(bar)
 }
 
 fn game_ids() -> PossibleValuesParser {
@@ -172,9 +301,13 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             cache,
             no_cache,
         } => {
+            let destinations = destinations(&format, output.as_deref())?;
             let project = project()?;
             let assignment = Assignment::load(&project, &game)?;
             let submissions = submission::discover(&paths, assignment.spec.submission.layout)?;
+            if format.contains(&Format::Gradescope) && submissions.len() != 1 {
+                return Err(report::gradescope::one_submission_error(submissions.len()));
+            }
             let compiler = Compiler::find()?;
             let cache_dir = if no_cache {
                 None
@@ -202,13 +335,39 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
                 cache: build_cache.as_ref(),
                 settings: &settings,
             };
-            let batch = grade::grade(&assignment, &submissions, &grader)?;
-            let text = match format {
-                Format::Text => report::text::render(&batch),
-                Format::Json => report::json::render(&batch),
-            };
-            emit(&text, output.as_deref())?;
-            if output.is_some() {
+            let started = Instant::now();
+            let bar = progress_bar(submissions.len());
+            let batch =
+                grade::grade_with_progress(&assignment, &submissions, &grader, &|graded| {
+                    if let Some(bar) = &bar {
+                        bar.set_message(graded.name.clone());
+                        bar.inc(1);
+                    }
+                })?;
+            if let Some(bar) = &bar {
+                bar.finish_and_clear();
+            }
+            let seconds = started.elapsed().as_secs_f64();
+            for (format, path) in &destinations {
+                let text = match format {
+                    Format::Text if path.is_none() => {
+                        report::text::render_with(&batch, report::text::Paint::for_stdout())
+                    }
+                    Format::Text => report::text::render(&batch),
+                    Format::Json => report::json::render(&batch),
+                    Format::Csv => report::csv::render(&batch),
+                    Format::Junit => report::junit::render(&batch),
+                    Format::Gradescope => report::gradescope::render(&batch, seconds)?,
+                    Format::Html => report::html::render(&batch),
+                };
+                emit(&text, path.as_deref())?;
+            }
+            if destinations.iter().all(|(_, path)| path.is_some()) {
+                for (_, path) in &destinations {
+                    if let Some(path) = path {
+                        eprintln!("wrote {}", path.display());
+                    }
+                }
                 eprintln!("{}", report::text::summary(&batch));
             }
             let missing = batch.submissions.iter().any(|s| !s.full_marks());
@@ -279,6 +438,14 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             }
             out.push_str(&format!("{} cases\n", assignment.cases.len()));
             emit(&out, None)?;
+            Ok(0)
+        }
+        Command::GradescopeBundle { game, output } => {
+            let project = project()?;
+            // Loading checks that the spec and cases are sound before they are shipped.
+            Assignment::load(&project, &game)?;
+            crate::bundle::write(&project, &game, &output)?;
+            eprintln!("wrote {}", output.display());
             Ok(0)
         }
         Command::CheckTrace { game, files } => {
@@ -421,5 +588,47 @@ fn emit(text: &str, path: Option<&Path>) -> Result<(), Error> {
             let _ = stdout.flush();
             Ok(())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(found: &[(Format, Option<PathBuf>)]) -> Vec<Option<String>> {
+        found
+            .iter()
+            .map(|(_, path)| path.as_ref().map(|p| p.display().to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn one_format_goes_to_stdout_or_the_file_given() {
+        let found = destinations(&[Format::Json], None).map_err(|e| e.to_string());
+        assert_eq!(found.map(|f| names(&f)), Ok(vec![None]));
+        let found = destinations(&[Format::Csv], Some(Path::new("marks.txt")));
+        let found = found.map_err(|e| e.to_string());
+        assert_eq!(found.map(|f| names(&f)), Ok(vec![Some("marks.txt".into())]));
+    }
+
+    #[test]
+    fn several_formats_share_a_stem_without_its_extension_and_appear_once() {
+        let found = destinations(
+            &[Format::Json, Format::Junit, Format::Json],
+            Some(Path::new("out/grades.json")),
+        )
+        .map_err(|e| e.to_string());
+        assert_eq!(
+            found.map(|f| names(&f)),
+            Ok(vec![
+                Some("out/grades.json".into()),
+                Some("out/grades.junit.xml".into())
+            ])
+        );
+    }
+
+    #[test]
+    fn several_formats_without_a_destination_are_refused() {
+        assert!(destinations(&[Format::Json, Format::Csv], None).is_err());
     }
 }

@@ -1,5 +1,6 @@
 //! referee: autograder and reference checker for C board-game assignments.
 
+pub mod bundle;
 pub mod cases;
 pub mod cli;
 pub mod error;

@@ -212,6 +212,17 @@ pub fn grade(
     submissions: &[Submission],
     grader: &Grader,
 ) -> Result<BatchReport, Error> {
+    grade_with_progress(assignment, submissions, grader, &|_| {})
+}
+
+/// `grade`, calling `on_graded` (from a worker thread) as each submission is finished, for
+/// a progress bar.
+pub fn grade_with_progress(
+    assignment: &Assignment,
+    submissions: &[Submission],
+    grader: &Grader,
+    on_graded: &(dyn Fn(&SubmissionReport) + Sync),
+) -> Result<BatchReport, Error> {
     let settings = grader.settings;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.jobs.max(1))
@@ -220,7 +231,11 @@ pub fn grade(
     let reports = pool.install(|| {
         submissions
             .par_iter()
-            .map(|s| grade_one(assignment, s, grader))
+            .map(|s| {
+                let report = grade_one(assignment, s, grader);
+                on_graded(&report);
+                report
+            })
             .collect::<Vec<_>>()
     });
     Ok(BatchReport {
@@ -521,6 +536,7 @@ fn case_run(case: &PreparedCase, items: Vec<(String, Status)>, ended: String) ->
         diff: String::new(),
         notes: Vec::new(),
         stderr: String::new(),
+        output_digest: None,
         elapsed: Duration::ZERO,
     }
 }
@@ -745,6 +761,7 @@ fn judge_transcript(
             diff: comparison.diff,
             notes,
             stderr: String::from_utf8_lossy(&outcome.stderr).into_owned(),
+            output_digest: Some(crate::report::groups::digest(&outcome.stdout)),
             elapsed: outcome.elapsed,
             ..case_run(case, statuses, describe_end(outcome.termination, limits))
         },

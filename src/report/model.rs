@@ -99,6 +99,9 @@ pub struct CaseRun {
     /// Trace checker findings, or other remarks.
     pub notes: Vec<String>,
     pub stderr: String,
+    /// Hash of everything the program printed on stdout (`None` when it did not run), so
+    /// submissions with byte-identical wrong output can be grouped without keeping it all.
+    pub output_digest: Option<u64>,
     /// Wall-clock time of the run (zero when it did not run).
     pub elapsed: std::time::Duration,
 }

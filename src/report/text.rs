@@ -17,13 +17,71 @@ const MAX_SANITIZER_LINES: usize = 24;
 /// Lines of compiler output shown.
 const MAX_LOG_LINES: usize = 30;
 
+/// ANSI colours for a terminal, or none (files, pipes, `NO_COLOR`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paint {
+    pub colour: bool,
+}
+
+const RED: &str = "31";
+const GREEN: &str = "32";
+const YELLOW: &str = "33";
+const CYAN: &str = "36";
+const BOLD: &str = "1";
+
+impl Paint {
+    /// Colour when standard output is a terminal, unless `NO_COLOR` is set and non-empty.
+    /// `REFEREE_COLOR=always` or `never` replaces the terminal check (for pagers that show
+    /// colour, and for tests); `NO_COLOR` still wins over it.
+    pub fn for_stdout() -> Self {
+        use std::io::IsTerminal;
+        let no_colour = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let wanted = match std::env::var("REFEREE_COLOR").as_deref() {
+            Ok("always") => true,
+            Ok("never") => false,
+            _ => std::io::stdout().is_terminal(),
+        };
+        Paint {
+            colour: wanted && !no_colour,
+        }
+    }
+
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// A unified diff line: removed red, added green, hunk headers cyan.
+    fn diff_line(self, line: &str) -> String {
+        match line.chars().next() {
+            // The two header lines written by `compare::unified_diff`.
+            _ if line == "--- expected" || line == "+++ your output" => self.paint(BOLD, line),
+            Some('-') => self.paint(RED, line),
+            Some('+') => self.paint(GREEN, line),
+            Some('@') => self.paint(CYAN, line),
+            _ => line.to_string(),
+        }
+    }
+
+    fn status(self, status: Status, text: &str) -> String {
+        self.paint(if status == Status::Pass { GREEN } else { RED }, text)
+    }
+}
+
 pub fn render(batch: &BatchReport) -> String {
+    render_with(batch, Paint { colour: false })
+}
+
+pub fn render_with(batch: &BatchReport, paint: Paint) -> String {
     let mut out = String::new();
     for submission in &batch.submissions {
-        render_submission(&mut out, submission);
+        render_submission(&mut out, submission, paint);
         out.push('\n');
     }
-    out.push_str(&summary(batch));
+    out.push_str(&paint.paint(BOLD, &summary(batch)));
     out.push('\n');
     if batch.sandbox.starts_with("basic") {
         out.push_str(&format!(
@@ -54,14 +112,14 @@ pub fn summary(batch: &BatchReport) -> String {
     )
 }
 
-fn render_submission(out: &mut String, s: &SubmissionReport) {
+fn render_submission(out: &mut String, s: &SubmissionReport, paint: Paint) {
+    let total = format!("{} / {}", points(s.score), points(s.max_score));
     let _ = writeln!(
         out,
-        "== {}  ({})  {} / {} auto-graded points",
-        s.name,
+        "{}  ({})  {} auto-graded points",
+        paint.paint(BOLD, &format!("== {}", s.name)),
         s.path,
-        points(s.score),
-        points(s.max_score)
+        paint.paint(if s.full_marks() { GREEN } else { YELLOW }, &total)
     );
     let warnings = s
         .facts
@@ -71,7 +129,8 @@ fn render_submission(out: &mut String, s: &SubmissionReport) {
     if s.build.ok {
         let _ = writeln!(
             out,
-            "build: ok{}",
+            "build: {}{}",
+            paint.paint(GREEN, "ok"),
             match warnings {
                 0 => String::new(),
                 1 => ", 1 compiler warning:".into(),
@@ -79,7 +138,7 @@ fn render_submission(out: &mut String, s: &SubmissionReport) {
             }
         );
     } else {
-        let _ = writeln!(out, "build: FAILED");
+        let _ = writeln!(out, "build: {}", paint.paint(RED, "FAILED"));
     }
     if !s.build.ok || warnings > 0 || !s.build.log.trim().is_empty() {
         push_cut(out, &s.build.log, MAX_LOG_LINES, "    ");
@@ -103,11 +162,22 @@ fn render_submission(out: &mut String, s: &SubmissionReport) {
                     .iter()
                     .filter(|c| c.status == Status::Pass)
                     .count();
+                let cell = format!(
+                    "{:>13}",
+                    format!("{} / {}", points(score), points(item.max_score))
+                );
+                let colour = if passed == item.cases.len() {
+                    GREEN
+                } else if score > 0.0 {
+                    YELLOW
+                } else {
+                    RED
+                };
                 let _ = writeln!(
                     out,
-                    "  {:<width$}  {:>13}  {passed}/{}",
+                    "  {:<width$}  {}  {passed}/{}",
                     item.id,
-                    format!("{} / {}", points(score), points(item.max_score)),
+                    paint.paint(colour, &cell),
                     item.cases.len()
                 );
             }
@@ -131,7 +201,7 @@ fn render_submission(out: &mut String, s: &SubmissionReport) {
     }
     let _ = writeln!(out, "failing cases: {} of {}", failing.len(), s.runs.len());
     for run in failing.iter().take(MAX_SHOWN_FAILURES) {
-        render_failure(out, run);
+        render_failure(out, run, paint);
     }
     if failing.len() > MAX_SHOWN_FAILURES {
         let rest: Vec<&str> = failing[MAX_SHOWN_FAILURES..]
@@ -147,13 +217,18 @@ fn render_submission(out: &mut String, s: &SubmissionReport) {
     }
 }
 
-fn render_failure(out: &mut String, run: &CaseRun) {
+fn render_failure(out: &mut String, run: &CaseRun, paint: Paint) {
     let items: Vec<String> = run
         .items
         .iter()
-        .map(|(item, status)| format!("{item} {}", status.as_str()))
+        .map(|(item, status)| format!("{item} {}", paint.status(*status, status.as_str())))
         .collect();
-    let _ = writeln!(out, "\n  ✗ {}  [{}]", run.name, items.join(", "));
+    let _ = writeln!(
+        out,
+        "\n  {}  [{}]",
+        paint.paint(RED, &format!("✗ {}", run.name)),
+        items.join(", ")
+    );
     if let Some(description) = &run.description {
         let _ = writeln!(out, "    what it tests: {description}");
     }
@@ -174,7 +249,7 @@ fn render_failure(out: &mut String, run: &CaseRun) {
     }
     if !run.diff.is_empty() {
         for line in run.diff.lines() {
-            let _ = writeln!(out, "    {line}");
+            let _ = writeln!(out, "    {}", paint.diff_line(line));
         }
     }
     if !run.stderr.trim().is_empty() {
@@ -242,5 +317,21 @@ fn push_cut(out: &mut String, text: &str, max_lines: usize, indent: &str) {
     }
     if lines.len() > max_lines {
         let _ = writeln!(out, "{indent}… {} more lines", lines.len() - max_lines);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_only_when_asked() {
+        let on = Paint { colour: true };
+        let off = Paint { colour: false };
+        assert_eq!(on.diff_line("-old"), "\x1b[31m-old\x1b[0m");
+        assert_eq!(on.diff_line("+new"), "\x1b[32m+new\x1b[0m");
+        assert_eq!(on.diff_line(" same"), " same");
+        assert_eq!(off.diff_line("-old"), "-old");
+        assert_eq!(off.status(Status::Fail, "fail"), "fail");
     }
 }

@@ -1,0 +1,133 @@
+//! `--format junit`: JUnit XML for CI systems. One `<testsuite>` per submission, one
+//! `<testcase>` per case; a case that does not pass carries a `<failure>` whose `type` is its
+//! worst status and whose text is the diff (plus checker notes and stderr).
+
+use std::fmt::Write;
+
+use super::{BatchReport, CaseRun, Status, SubmissionReport};
+
+pub fn render(batch: &BatchReport) -> String {
+    let tests: usize = batch.submissions.iter().map(|s| s.runs.len()).sum();
+    let failures: usize = batch.submissions.iter().map(failure_count).sum();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">",
+        escape(&batch.game)
+    );
+    for submission in &batch.submissions {
+        render_suite(&mut out, &batch.game, submission);
+    }
+    out.push_str("</testsuites>\n");
+    out
+}
+
+fn failure_count(submission: &SubmissionReport) -> usize {
+    submission.runs.iter().filter(|r| !r.passed()).count()
+}
+
+fn render_suite(out: &mut String, game: &str, submission: &SubmissionReport) {
+    let _ = writeln!(
+        out,
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\">",
+        escape(&submission.name),
+        submission.runs.len(),
+        failure_count(submission)
+    );
+    let _ = writeln!(out, "    <properties>");
+    for (name, value) in [
+        ("path", submission.path.clone()),
+        ("score", submission.score.to_string()),
+        ("max_score", submission.max_score.to_string()),
+        ("build_ok", submission.build.ok.to_string()),
+    ] {
+        let _ = writeln!(
+            out,
+            "      <property name=\"{name}\" value=\"{}\"/>",
+            escape(&value)
+        );
+    }
+    let _ = writeln!(out, "    </properties>");
+    let classname = escape(&format!("{game}.{}", submission.name));
+    for run in &submission.runs {
+        render_case(out, &classname, run);
+    }
+    if !submission.build.ok {
+        let _ = writeln!(
+            out,
+            "    <system-err>{}</system-err>",
+            escape(&submission.build.log)
+        );
+    }
+    let _ = writeln!(out, "  </testsuite>");
+}
+
+fn render_case(out: &mut String, classname: &str, run: &CaseRun) {
+    let name = escape(&run.name);
+    if run.passed() {
+        let _ = writeln!(
+            out,
+            "    <testcase name=\"{name}\" classname=\"{classname}\"/>"
+        );
+        return;
+    }
+    let worst = run
+        .items
+        .iter()
+        .map(|(_, status)| *status)
+        .find(|status| *status != Status::Pass && *status != Status::Fail)
+        .unwrap_or(Status::Fail);
+    let failing: Vec<String> = run
+        .items
+        .iter()
+        .filter(|(_, status)| *status != Status::Pass)
+        .map(|(item, status)| format!("{item} {}", status.as_str()))
+        .collect();
+    let message = format!("{}; {}", failing.join(", "), run.ended);
+    let mut body = run.diff.clone();
+    for note in &run.notes {
+        let _ = writeln!(body, "note: {note}");
+    }
+    if !run.stderr.trim().is_empty() {
+        let _ = write!(body, "stderr:\n{}", run.stderr);
+    }
+    let _ = writeln!(
+        out,
+        "    <testcase name=\"{name}\" classname=\"{classname}\">\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n    </testcase>",
+        worst.as_str(),
+        escape(&message),
+        escape(&body)
+    );
+}
+
+/// XML text or attribute: markup characters escaped, and characters XML 1.0 cannot hold
+/// (most control characters, which student output may contain) replaced by U+FFFD.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(ch),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_and_control_characters_are_made_safe() {
+        assert_eq!(
+            escape("a<b>&\"c'\u{1}\n"),
+            "a&lt;b&gt;&amp;&quot;c&apos;\u{fffd}\n"
+        );
+    }
+}
