@@ -5,8 +5,12 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
+use sha2::{Digest as _, Sha256};
 
 use super::{BatchReport, CaseRun, SubmissionReport};
+
+/// The digest of one output.
+pub type Digest = [u8; 32];
 
 /// Submissions sharing one failing transcript.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -17,29 +21,26 @@ pub struct Group {
     pub failing_cases: Vec<String>,
 }
 
-/// FNV-1a over the bytes: stable across runs and platforms, and plenty for telling outputs
-/// apart within one batch.
-pub fn digest(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
-    })
+/// SHA-256 of the bytes: two outputs with the same digest are, in practice, the same bytes.
+pub fn digest(bytes: &[u8]) -> Digest {
+    Sha256::digest(bytes).into()
 }
 
 /// What a failing run printed: its stdout digest, or for a run without a single stdout (a
 /// trace case's several runs) the findings and ending that describe it.
-fn run_key(run: &CaseRun) -> u64 {
+fn run_key(run: &CaseRun) -> Digest {
     match run.output_digest {
         Some(value) => value,
         None => digest(format!("{}\n{}", run.ended, run.notes.join("\n")).as_bytes()),
     }
 }
 
-fn failing_transcript(submission: &SubmissionReport) -> Option<Vec<(String, u64)>> {
+fn failing_transcript(submission: &SubmissionReport) -> Option<Vec<(String, Digest)>> {
     if !submission.build.ok {
         // A build failure is not an output: every such submission would look alike.
         return None;
     }
-    let failing: Vec<(String, u64)> = submission
+    let failing: Vec<(String, Digest)> = submission
         .runs
         .iter()
         .filter(|run| !run.passed())
@@ -50,7 +51,7 @@ fn failing_transcript(submission: &SubmissionReport) -> Option<Vec<(String, u64)
 
 /// Groups of two or more submissions, largest first, then in batch order.
 pub fn find(batch: &BatchReport) -> Vec<Group> {
-    let mut by_transcript: BTreeMap<Vec<(String, u64)>, Vec<usize>> = BTreeMap::new();
+    let mut by_transcript: BTreeMap<Vec<(String, Digest)>, Vec<usize>> = BTreeMap::new();
     for (index, submission) in batch.submissions.iter().enumerate() {
         if let Some(key) = failing_transcript(submission) {
             by_transcript.entry(key).or_default().push(index);
@@ -170,8 +171,12 @@ mod tests {
     }
 
     #[test]
-    fn digest_is_fnv1a() {
-        assert_eq!(digest(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(digest(b"a"), 0xaf63_dc4c_8601_ec8c);
+    fn digest_is_sha256() {
+        assert_eq!(
+            digest(b"abc")[..4],
+            [0xba, 0x78, 0x16, 0xbf],
+            "SHA-256(\"abc\") begins ba7816bf"
+        );
+        assert_ne!(digest(b"a"), digest(b"b"));
     }
 }

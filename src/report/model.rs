@@ -101,7 +101,7 @@ pub struct CaseRun {
     pub stderr: String,
     /// Hash of everything the program printed on stdout (`None` when it did not run), so
     /// submissions with byte-identical wrong output can be grouped without keeping it all.
-    pub output_digest: Option<u64>,
+    pub output_digest: Option<super::groups::Digest>,
     /// Wall-clock time of the run (zero when it did not run).
     pub elapsed: std::time::Duration,
 }
