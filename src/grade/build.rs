@@ -73,6 +73,8 @@ pub struct Built {
 pub struct Workspace {
     dir: tempfile::TempDir,
     sources: Vec<String>,
+    /// The sandbox's scratch folder, where compiled runtimes are shared by all workspaces.
+    scratch: PathBuf,
 }
 
 impl Workspace {
@@ -104,7 +106,11 @@ impl Workspace {
             .filter(|name| name.ends_with(".c") && name != RUNTIME_NAME)
             .collect();
         sources.sort();
-        Ok(Workspace { dir, sources })
+        Ok(Workspace {
+            dir,
+            sources,
+            scratch: scratch.to_path_buf(),
+        })
     }
 
     pub fn path(&self) -> &Path {
@@ -214,6 +220,7 @@ impl Workspace {
             Target::Program => "program",
             Target::Harness => "harness",
         });
+        let runtime = self.runtime_object(compiler, &flags, timeout);
         let mut args = flags;
         args.extend(["-I".into(), path_arg(self.path())]);
         args.extend(["-o".into(), path_arg(&binary)]);
@@ -231,7 +238,7 @@ impl Workspace {
                 }
             }
         }
-        args.push(RUNTIME_NAME.into());
+        args.push(runtime.map_or_else(|| RUNTIME_NAME.into(), |object| path_arg(&object)));
         args.extend(objects.iter().map(|o| path_arg(o)));
         args.extend(spec.build.link.iter().cloned());
         args.extend(RUNTIME_LINK_FLAGS.map(String::from));
@@ -242,6 +249,49 @@ impl Workspace {
             objects,
             cached: false,
         })
+    }
+
+    /// referee's runtime compiled with `flags`, once per referee process and set of flags
+    /// (not once per submission); `None` if that fails, and the link compiles the source.
+    fn runtime_object(
+        &self,
+        compiler: &Compiler,
+        flags: &[String],
+        timeout: Duration,
+    ) -> Option<PathBuf> {
+        let mut parts: Vec<&[u8]> = vec![
+            compiler.path.as_os_str().as_encoded_bytes(),
+            compiler.version.as_bytes(),
+            RUNTIME_SOURCE.as_bytes(),
+        ];
+        parts.extend(flags.iter().map(|f| f.as_bytes()));
+        let object = self
+            .scratch
+            .join(format!("runtime-{}.o", &cache::key(&parts)[..16]));
+        if object.is_file() {
+            return Some(object);
+        }
+        // Compiled under a name of its own, then renamed: a concurrent build never links a
+        // half-written object.
+        let staging = tempfile::Builder::new()
+            .prefix("runtime-")
+            .suffix(".o")
+            .tempfile_in(&self.scratch)
+            .ok()?
+            .into_temp_path();
+        let mut args = flags.to_vec();
+        args.extend([
+            "-c".into(),
+            RUNTIME_NAME.into(),
+            "-o".into(),
+            path_arg(&staging),
+        ]);
+        let mut log = String::new();
+        if !self.compile(compiler, &args, timeout, &mut log).ok()? {
+            return None;
+        }
+        staging.persist(&object).ok()?;
+        Some(object)
     }
 
     /// Runs the compiler in the workspace under limits; appends its output to `log`.
