@@ -116,13 +116,26 @@ fn hostile_submissions_cannot_hurt_the_batch() {
 
     let cases_root = small_root();
     let root_arg = cases_root.path().to_string_lossy().into_owned();
-    let solo = grade_json("reversi", &batch.join("model.c"), &["--root", &root_arg]);
+    let solo = grade_json(
+        "reversi",
+        &batch.join("model.c"),
+        &["--root", &root_arg, "--no-cache"],
+    );
     let timeout = TIMEOUT.to_string();
     let started = Instant::now();
     let report = grade_json(
         "reversi",
         batch,
-        &["--root", &root_arg, "--timeout", &timeout, "--jobs", "2"],
+        // --no-cache: every program must really run (kept runs would hide the sandbox).
+        &[
+            "--root",
+            &root_arg,
+            "--timeout",
+            &timeout,
+            "--jobs",
+            "2",
+            "--no-cache",
+        ],
     );
     let elapsed = started.elapsed();
 
@@ -141,8 +154,8 @@ fn hostile_submissions_cannot_hurt_the_batch() {
         .collect();
     assert_eq!(
         by_name.len(),
-        16,
-        "15 hostile programs and the model solution"
+        17,
+        "16 hostile programs and the model solution"
     );
 
     let has = |name: &str, status: &str| {
@@ -165,6 +178,7 @@ fn hostile_submissions_cannot_hurt_the_batch() {
         "write_outside",
         "read_parent",
         "network",
+        "abstract_socket",
         "kill_parent",
     ] {
         has(name, "fail");

@@ -216,7 +216,8 @@ fn grade_json(path: &str) -> serde_json::Value {
     let output = BinCommand::cargo_bin("referee")
         .expect("the referee binary")
         .current_dir(root())
-        .args(["grade", "ludo", path, "--format", "json"])
+        // --no-cache: every batch plays new games (kept runs would replay old ones).
+        .args(["grade", "ludo", path, "--format", "json", "--no-cache"])
         .output()
         .expect("referee runs");
     assert!(

@@ -7,11 +7,15 @@
  *   launcher TOKEN run [OPTION]... -- PROGRAM [ARG]...
  *     --isolate separate|user   new mount, network and IPC namespaces (user: inside a new
  *                               user namespace, mapped to --map-uid/--map-gid)
+ *     --netns PATH              with --isolate separate: join this (empty) network namespace
+ *                               instead of making one; referee lends each to one run at a time
  *     --run-dir DIR --hide DIR  with --isolate: DIR appears as /tmp (the working folder);
  *                               each --hide folder is covered by an empty read-only tmpfs
  *     --uid N                   become uid and gid N (after the set-up, before the exec)
  *     --cpu S --fsize B --nofile N --nproc N [--as B]   resource limits
  *   launcher TOKEN sweep UID    kill every process running as UID
+ *   launcher TOKEN hold         make an empty network namespace, say "ready", and keep it
+ *                               until standard input closes (referee's end of the pipe)
  *
  * A failure before the exec prints "TOKEN what: reason" on stderr and exits with status
  * 125; the token (random per referee process) tells referee that the message is its own.
@@ -85,20 +89,34 @@ static void sweep(const char *uid_text)
     _exit(0);
 }
 
+static void hold(void)
+{
+    char byte;
+    if (unshare(CLONE_NEWNET) < 0)
+        fail("unshare the network namespace");
+    if (write(STDOUT_FILENO, "ready\n", 6) != 6)
+        fail("write");
+    while (read(STDIN_FILENO, &byte, 1) > 0)
+        ;
+    _exit(0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3)
-        usage("TOKEN run|sweep ...");
+        usage("TOKEN run|sweep|hold ...");
     token = argv[1];
     if (strcmp(argv[2], "sweep") == 0) {
         if (argc != 4)
             usage("TOKEN sweep UID");
         sweep(argv[3]);
     }
+    if (strcmp(argv[2], "hold") == 0)
+        hold();
     if (strcmp(argv[2], "run") != 0)
-        usage("TOKEN run|sweep ...");
+        usage("TOKEN run|sweep|hold ...");
 
-    const char *isolate = NULL, *run_dir = NULL, *hidden[MAX_HIDDEN];
+    const char *isolate = NULL, *run_dir = NULL, *netns = NULL, *hidden[MAX_HIDDEN];
     int hidden_count = 0, program_at = 0;
     long long uid = -1, map_uid = -1, map_gid = -1;
     unsigned long long cpu = 0, fsize = 0, nofile = 0, nproc = 0, address_space = 0;
@@ -116,6 +134,8 @@ int main(int argc, char **argv)
             isolate = value;
         else if (strcmp(option, "--run-dir") == 0)
             run_dir = value;
+        else if (strcmp(option, "--netns") == 0)
+            netns = value;
         else if (strcmp(option, "--hide") == 0) {
             if (hidden_count == MAX_HIDDEN)
                 usage("too many --hide folders");
@@ -153,7 +173,15 @@ int main(int argc, char **argv)
             usage("--isolate separate|user");
         if (!run_dir)
             usage("--isolate needs --run-dir");
-        int flags = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | (user ? CLONE_NEWUSER : 0);
+        int flags = CLONE_NEWNS | CLONE_NEWIPC | (user ? CLONE_NEWUSER : 0);
+        if (netns) {
+            int fd = open(netns, O_RDONLY | O_CLOEXEC);
+            if (fd < 0 || setns(fd, CLONE_NEWNET) < 0)
+                fail("join the network namespace");
+            close(fd);
+        } else {
+            flags |= CLONE_NEWNET;
+        }
         if (unshare(flags) < 0)
             fail("unshare");
         if (user) {

@@ -94,6 +94,26 @@ pub struct Sandbox {
     launcher: PathBuf,
     /// Marks the launcher's own error messages (random per sandbox).
     token: String,
+    /// Empty network namespaces not lent to a run right now (separate-uid runs only).
+    idle_networks: Mutex<Vec<NetworkNamespace>>,
+}
+
+/// An empty network namespace (no interface up, not even loopback), kept alive by a
+/// `launcher hold` process. Making one costs more than the rest of a run's set-up together
+/// (the kernel registers and later tears down its sysctl tables), so a namespace is reused:
+/// lent to one run at a time, and returned only after every process of that run is gone,
+/// so runs never share one while they run.
+struct NetworkNamespace {
+    holder: std::process::Child,
+    path: PathBuf,
+}
+
+impl Drop for NetworkNamespace {
+    fn drop(&mut self) {
+        // Closing its standard input ends the holder.
+        drop(self.holder.stdin.take());
+        let _ = self.holder.wait();
+    }
 }
 
 /// The launcher built by build.rs: started for every run with posix_spawn, it sets up the
@@ -142,6 +162,7 @@ impl Sandbox {
             user_processes: count_user_processes() + 256,
             launcher,
             token: random_token()?,
+            idle_networks: Mutex::new(Vec::new()),
         };
         if let Err(reason) = sandbox.probe() {
             sandbox.isolation = Isolation::Basic(reason);
@@ -223,6 +244,40 @@ impl Sandbox {
         self.launched(outcome)
     }
 
+    /// An idle network namespace whose holder is alive, or a new one.
+    fn lend_network(&self) -> std::io::Result<NetworkNamespace> {
+        loop {
+            let idle = self
+                .idle_networks
+                .lock()
+                .map_or(None, |mut idle| idle.pop());
+            let Some(mut network) = idle else { break };
+            if matches!(network.holder.try_wait(), Ok(None)) {
+                return Ok(network);
+            }
+        }
+        let mut holder = Command::new(&self.launcher)
+            .arg(&self.token)
+            .arg("hold")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()?;
+        let mut ready = [0u8; 6];
+        let said_ready = holder
+            .stdout
+            .take()
+            .is_some_and(|mut out| out.read_exact(&mut ready).is_ok() && &ready == b"ready\n");
+        let path = PathBuf::from(format!("/proc/{}/ns/net", holder.id()));
+        let network = NetworkNamespace { holder, path };
+        if !said_ready {
+            return Err(std::io::Error::other(
+                "the sandbox could not make a network namespace",
+            ));
+        }
+        Ok(network)
+    }
+
     /// Kills every process running as `uid` (those that left the run's session too): the
     /// launcher becomes that uid and signals all its processes.
     fn kill_every_process_of(&self, uid: u32) {
@@ -271,12 +326,20 @@ impl Sandbox {
     fn run_isolated(&self, request: &RunRequest, run_dir: &Path) -> std::io::Result<RunOutcome> {
         place_program(request.program, &run_dir.join("program"))?;
         let separate = self.isolation == Isolation::SeparateUser;
+        let network = if separate {
+            Some(self.lend_network()?)
+        } else {
+            None
+        };
         let uid = if separate {
             let taken = self.free_uids.lock().map(|mut free| free.pop());
             let uid = taken.ok().flatten().ok_or_else(|| {
                 std::io::Error::other("no free uid for the run (too many runs at once)")
             })?;
-            std::os::unix::fs::chown(run_dir, Some(uid), Some(uid))?;
+            if let Err(e) = std::os::unix::fs::chown(run_dir, Some(uid), Some(uid)) {
+                self.return_uid(uid);
+                return Err(e);
+            }
             Some(uid)
         } else {
             None
@@ -291,6 +354,9 @@ impl Sandbox {
         command.arg("--run-dir").arg(run_dir);
         for folder in &self.hidden {
             command.arg("--hide").arg(folder);
+        }
+        if let Some(network) = &network {
+            command.arg("--netns").arg(&network.path);
         }
         match uid {
             Some(uid) => {
@@ -308,11 +374,19 @@ impl Sandbox {
         let outcome = execute(command, request, Path::new(INSIDE_DIR));
         if let Some(uid) = uid {
             self.kill_every_process_of(uid);
-            if let Ok(mut free) = self.free_uids.lock() {
-                free.push(uid);
+            // Nothing of this run is left, so the namespace is clean for the next.
+            if let (Some(network), Ok(mut idle)) = (network, self.idle_networks.lock()) {
+                idle.push(network);
             }
+            self.return_uid(uid);
         }
         outcome
+    }
+
+    fn return_uid(&self, uid: u32) {
+        if let Ok(mut free) = self.free_uids.lock() {
+            free.push(uid);
+        }
     }
 }
 
