@@ -6,7 +6,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use super::cache::{self, BuildCache};
-use super::sandbox::{self, RunLimits, RunRequest, Termination};
+use super::sandbox::{self, RunLimits, RunRequest, Sandbox, Termination};
 use super::submission::Submission;
 use crate::error::Error;
 use crate::games::Target;
@@ -70,20 +70,24 @@ pub struct Built {
 }
 
 /// The build folder of one submission: its sources side by side with the provided files.
-pub struct Workspace {
+pub struct Workspace<'a> {
     dir: tempfile::TempDir,
     sources: Vec<String>,
-    /// The sandbox's scratch folder, where compiled runtimes are shared by all workspaces.
-    scratch: PathBuf,
+    /// Runs the compiler; its scratch folder holds the workspaces and the compiled runtimes.
+    sandbox: &'a Sandbox,
 }
 
-impl Workspace {
+impl<'a> Workspace<'a> {
     /// Writes the sources, replacing files the spec provides, adding missing ones. `scratch`
     /// is the sandbox's folder, hidden from the programs that run.
-    pub fn create(submission: &Submission, spec: &Spec, scratch: &Path) -> std::io::Result<Self> {
+    pub fn create(
+        submission: &Submission,
+        spec: &Spec,
+        sandbox: &'a Sandbox,
+    ) -> std::io::Result<Self> {
         let dir = tempfile::Builder::new()
             .prefix("build-")
-            .tempdir_in(scratch)?;
+            .tempdir_in(sandbox.scratch())?;
         for file in &submission.files {
             if !spec.submission.provided.contains(&file.name) {
                 std::fs::write(dir.path().join(&file.name), &file.bytes)?;
@@ -109,7 +113,7 @@ impl Workspace {
         Ok(Workspace {
             dir,
             sources,
-            scratch: scratch.to_path_buf(),
+            sandbox,
         })
     }
 
@@ -266,7 +270,8 @@ impl Workspace {
         ];
         parts.extend(flags.iter().map(|f| f.as_bytes()));
         let object = self
-            .scratch
+            .sandbox
+            .scratch()
             .join(format!("runtime-{}.o", &cache::key(&parts)[..16]));
         if object.is_file() {
             return Some(object);
@@ -276,7 +281,7 @@ impl Workspace {
         let staging = tempfile::Builder::new()
             .prefix("runtime-")
             .suffix(".o")
-            .tempfile_in(&self.scratch)
+            .tempfile_in(self.sandbox.scratch())
             .ok()?
             .into_temp_path();
         let mut args = flags.to_vec();
@@ -311,7 +316,7 @@ impl Workspace {
             open_files: 256,
             processes: 4096,
         };
-        let outcome = sandbox::run_trusted(
+        let outcome = self.sandbox.run_plain(
             &RunRequest {
                 program: &compiler.path,
                 args,

@@ -1,10 +1,10 @@
-/* referee's launcher: sets up one sandboxed run, then execs the student's program.
+/* referee's launcher: sets up one run (a sandboxed student program, or the compiler), then execs it.
  *
  * referee starts it with posix_spawn, which costs the same however large referee has grown;
  * doing this set-up between fork and exec in referee itself made every run pay for copying
  * referee's page tables. Built by build.rs and embedded in the referee executable.
  *
- *   launcher TOKEN run [OPTION]... -- PROGRAM [ARG]...
+ *   launcher TOKEN run [OPTION]... -- PROGRAM [ARG]...    (PROGRAM without a slash: found in PATH)
  *     --isolate separate|user   new mount, network and IPC namespaces (user: inside a new
  *                               user namespace, mapped to --map-uid/--map-gid)
  *     --netns PATH              with --isolate separate: join this (empty) network namespace
@@ -225,7 +225,7 @@ int main(int argc, char **argv)
     /* "Text file busy": another process may briefly hold a descriptor that was open for
      * writing the program (until it execs); wait for it to go. */
     for (int attempt = 0;; attempt++) {
-        execv(argv[program_at], argv + program_at);
+        execvp(argv[program_at], argv + program_at);
         if (errno != ETXTBSY || attempt == 50)
             break;
         struct timespec pause = {0, 10 * 1000 * 1000};

@@ -260,8 +260,7 @@ fn grade_one(
     if let Some(problem) = &submission.problem {
         return failed_build(assignment, submission, problem.clone(), facts);
     }
-    let workspace = match Workspace::create(submission, &assignment.spec, grader.sandbox.scratch())
-    {
+    let workspace = match Workspace::create(submission, &assignment.spec, grader.sandbox) {
         Ok(w) => w,
         Err(e) => {
             return failed_build(
@@ -454,7 +453,7 @@ impl Pace {
 
 /// Builds per (target, flags), made on first use and kept for the submission.
 struct Builds<'a> {
-    workspace: &'a Workspace,
+    workspace: &'a Workspace<'a>,
     assignment: &'a Assignment,
     compiler: &'a Compiler,
     timeout: Duration,

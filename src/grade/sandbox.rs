@@ -4,7 +4,7 @@
 //! hidden, and (as root) a uid of its own.
 
 use std::io::{Read, Write};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{mpsc, Mutex};
@@ -227,20 +227,25 @@ impl Sandbox {
         let run_dir = tempfile::Builder::new()
             .prefix("run-")
             .tempdir_in(self.scratch.path())?;
-        let outcome = match &self.isolation {
-            Isolation::Basic(_) => {
-                let mut command = self.launch(request.limits, request.limits.processes);
-                command
-                    .current_dir(run_dir.path())
-                    .arg("--")
-                    .arg(request.program)
-                    .args(request.args);
-                execute(command, request, run_dir.path())
-            }
+        match &self.isolation {
+            Isolation::Basic(_) => self.run_plain(request, run_dir.path()),
             Isolation::SeparateUser | Isolation::UserNamespace => {
-                self.run_isolated(request, run_dir.path())
+                let outcome = self.run_isolated(request, run_dir.path())?;
+                self.launched(outcome)
             }
-        }?;
+        }
+    }
+
+    /// A session and the limits only, in `cwd`, as referee's own user: the compiler and
+    /// other trusted tools, and runs when namespaces are unavailable.
+    pub fn run_plain(&self, request: &RunRequest, cwd: &Path) -> std::io::Result<RunOutcome> {
+        let mut command = self.launch(request.limits, request.limits.processes);
+        command
+            .current_dir(cwd)
+            .arg("--")
+            .arg(request.program)
+            .args(request.args);
+        let outcome = execute(command, request, cwd)?;
         self.launched(outcome)
     }
 
@@ -402,21 +407,6 @@ fn place_program(program: &Path, destination: &Path) -> std::io::Result<()> {
     std::fs::copy(&program, destination).map(|_| ())
 }
 
-/// Compiles and other trusted tools: a session, limits, the given working directory.
-pub fn run_trusted(request: &RunRequest, cwd: &Path) -> std::io::Result<RunOutcome> {
-    let mut command = Command::new(request.program);
-    command.current_dir(cwd).args(request.args);
-    let limits = request.limits.clone();
-    // SAFETY: only async-signal-safe system calls between fork and exec.
-    unsafe {
-        command.pre_exec(move || {
-            check(libc::setsid())?;
-            apply_limits(&limits, limits.processes)
-        });
-    }
-    execute(command, request, cwd)
-}
-
 /// Spawns the prepared command, feeds stdin, drains and caps output, enforces the
 /// timeout and kills the whole session at the end.
 fn execute(mut command: Command, request: &RunRequest, home: &Path) -> std::io::Result<RunOutcome> {
@@ -560,34 +550,6 @@ fn kill_group(group: libc::pid_t) {
     unsafe {
         libc::killpg(group, libc::SIGKILL);
     }
-}
-
-fn check(result: libc::c_int) -> std::io::Result<()> {
-    if result < 0 {
-        Err(std::io::Error::last_os_error())
-    } else {
-        Ok(())
-    }
-}
-
-fn apply_limits(limits: &RunLimits, processes: u64) -> std::io::Result<()> {
-    set_limit(libc::RLIMIT_CPU, limits.cpu_seconds)?;
-    if let Some(bytes) = limits.memory_bytes {
-        set_limit(libc::RLIMIT_AS, bytes)?;
-    }
-    set_limit(libc::RLIMIT_FSIZE, limits.file_size_bytes)?;
-    set_limit(libc::RLIMIT_NOFILE, limits.open_files)?;
-    set_limit(libc::RLIMIT_NPROC, processes)?;
-    set_limit(libc::RLIMIT_CORE, 0)
-}
-
-fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result<()> {
-    let limit = libc::rlimit {
-        rlim_cur: value as libc::rlim_t,
-        rlim_max: value as libc::rlim_t,
-    };
-    // SAFETY: setrlimit reads the struct we pass; no memory is shared.
-    check(unsafe { libc::setrlimit(resource, &limit) })
 }
 
 /// Claims a block of run uids no other referee process holds: the first block whose lock
