@@ -616,14 +616,13 @@ fn execute(
                 .map(|(k, v)| (k.to_string(), v.to_string())),
         );
     }
-    let sandbox = grader.sandbox.describe();
     let key = target.store.map(|store| {
         store.key(&RunInput {
             args: &case.prepared.args,
             stdin: case.prepared.stdin.as_bytes(),
             env: &env,
             limits,
-            sandbox: &sandbox,
+            sandbox: &grader.sandbox.describe(),
         })
     });
     if let (Some(store), Some(key)) = (target.store, &key) {

@@ -283,15 +283,7 @@ fn parse(line: &str) -> Option<Msg> {
                 t,
                 "{} moves piece {} from location {} to {} by {} units in {} direction",
             )?;
-            let c = colour(s[0])?;
-            Some(Msg::Move {
-                colour: c,
-                id: piece(s[1], Some(c))?,
-                from: location(s[2], c)?,
-                to: location(s[3], c)?,
-                units: number(s[4])?,
-                dir: direction(s[5])?,
-            })
+            move_message(&s)
         },
         &|t| {
             let s = fit(
@@ -441,6 +433,19 @@ fn parse(line: &str) -> Option<Msg> {
     tries.iter().find_map(|f| f(&t))
 }
 
+/// A move line's six fields (colour, piece, from, to, units, direction), read.
+fn move_message(s: &[&str]) -> Option<Msg> {
+    let c = colour(s[0])?;
+    Some(Msg::Move {
+        colour: c,
+        id: piece(s[1], Some(c))?,
+        from: location(s[2], c)?,
+        to: location(s[3], c)?,
+        units: number(s[4])?,
+        dir: direction(s[5])?,
+    })
+}
+
 /// Close variants of the roll and move lines. They cost `messages` like any other
 /// deviation, but the replay still follows them, so one misspelled form does not also turn
 /// every later move into a rule violation.
@@ -465,15 +470,7 @@ fn parse_near(line: &str) -> Option<Msg> {
         "{} player moves piece {} from location {} to {} by {} units in {} direction",
     ] {
         if let Some(s) = fit(&t, form) {
-            let c = colour(s[0])?;
-            return Some(Msg::Move {
-                colour: c,
-                id: piece(s[1], Some(c))?,
-                from: location(s[2], c)?,
-                to: location(s[3], c)?,
-                units: number(s[4])?,
-                dir: direction(s[5])?,
-            });
+            return move_message(&s);
         }
     }
     None
