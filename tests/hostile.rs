@@ -212,9 +212,14 @@ fn hostile_submissions_cannot_hurt_the_batch() {
     );
 
     // Nothing leaked, connected or killed.
-    let text = serde_json::to_string(&report).expect("json");
-    for marker in ["LEAK", "CONNECTED", "KILLED PARENT"] {
-        assert!(!text.contains(marker), "{marker} found in the report");
+    for (name, submission) in &by_name {
+        let text = serde_json::to_string(submission).expect("json");
+        for marker in ["LEAK", "CONNECTED", "KILLED PARENT"] {
+            assert!(
+                !text.contains(marker),
+                "{marker} found in {name}'s report: {text}"
+            );
+        }
     }
     assert!(
         listener.accept().is_err(),

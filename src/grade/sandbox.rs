@@ -108,6 +108,25 @@ struct NetworkNamespace {
     path: PathBuf,
 }
 
+impl NetworkNamespace {
+    /// Whether the namespace holds no socket at all. The sweep signals a run's escaped
+    /// processes but does not wait for them to die: one still dying may hold a listener (an
+    /// abstract Unix socket needs no file) that the next run in this namespace would reach.
+    fn is_empty(&self) -> bool {
+        // /proc/PID/net/ describes the network namespace of PID, here the holder's.
+        std::fs::read_to_string(format!("/proc/{}/net/sockstat", self.holder.id()))
+            .is_ok_and(|sockstat| sockets_in_use(&sockstat) == Some(0))
+    }
+}
+
+/// The count on the `sockets: used N` line of `/proc/net/sockstat` (per network namespace).
+fn sockets_in_use(sockstat: &str) -> Option<u64> {
+    sockstat
+        .lines()
+        .find_map(|line| line.strip_prefix("sockets: used "))
+        .and_then(|count| count.trim().parse().ok())
+}
+
 impl Drop for NetworkNamespace {
     fn drop(&mut self) {
         // Closing its standard input ends the holder.
@@ -379,9 +398,12 @@ impl Sandbox {
         let outcome = execute(command, request, Path::new(INSIDE_DIR));
         if let Some(uid) = uid {
             self.kill_every_process_of(uid);
-            // Nothing of this run is left, so the namespace is clean for the next.
-            if let (Some(network), Ok(mut idle)) = (network, self.idle_networks.lock()) {
-                idle.push(network);
+            // A namespace goes back to the pool only if nothing of this run is left in it;
+            // otherwise it is dropped and the next run gets a new one.
+            if let Some(network) = network.filter(NetworkNamespace::is_empty) {
+                if let Ok(mut idle) = self.idle_networks.lock() {
+                    idle.push(network);
+                }
             }
             self.return_uid(uid);
         }
@@ -683,6 +705,45 @@ mod tests {
             Sandbox::basic().expect("basic sandbox"),
             Sandbox::new(Vec::new()).expect("sandbox"),
         ]
+    }
+
+    #[test]
+    fn the_socket_count_is_read_from_sockstat() {
+        let empty = "sockets: used 0\nTCP: inuse 0 orphan 0 tw 0 alloc 4 mem 113\n";
+        let busy = "sockets: used 2\nTCP: inuse 1 orphan 0 tw 0 alloc 5 mem 113\n";
+        assert_eq!(sockets_in_use(empty), Some(0));
+        assert_eq!(sockets_in_use(busy), Some(2));
+        assert_eq!(sockets_in_use("TCP: inuse 0\n"), None);
+    }
+
+    #[test]
+    fn a_network_namespace_with_a_socket_in_it_is_not_empty() {
+        use std::os::fd::AsRawFd;
+        let sandbox = Sandbox::new(Vec::new()).expect("sandbox");
+        assert_eq!(
+            sandbox.isolation(),
+            &Isolation::SeparateUser,
+            "network namespaces are lent only when referee runs as root (as in CI)"
+        );
+        let network = sandbox.lend_network().expect("a network namespace");
+        assert!(network.is_empty());
+        let namespace = std::fs::File::open(&network.path).expect("open the namespace");
+        // A thread of its own joins the namespace, so the test process stays where it is.
+        thread::scope(|scope| {
+            scope.spawn(|| {
+                // SAFETY: setns and socket on descriptors this thread owns; the socket is
+                // closed below.
+                let socket = unsafe {
+                    assert_eq!(libc::setns(namespace.as_raw_fd(), libc::CLONE_NEWNET), 0);
+                    libc::socket(libc::AF_UNIX, libc::SOCK_STREAM, 0)
+                };
+                assert!(socket >= 0);
+                assert!(!network.is_empty(), "a socket is open in the namespace");
+                // SAFETY: closes the socket opened above.
+                unsafe { libc::close(socket) };
+                assert!(network.is_empty());
+            });
+        });
     }
 
     #[test]
