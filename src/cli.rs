@@ -113,6 +113,11 @@ enum Command {
         /// Compile and run everything afresh and keep nothing.
         #[arg(long)]
         no_cache: bool,
+        /// Run every unit case in a sandboxed run of its own. By default a submission's unit
+        /// cases share one sandboxed run of the harness, which forks a fresh process per case
+        /// (same limits, same results, far less set-up).
+        #[arg(long)]
+        no_batch: bool,
     },
     /// Print what the reference expects for one case (its exact output).
     Expect {
@@ -300,6 +305,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             sanitize,
             cache,
             no_cache,
+            no_batch,
         } => {
             let destinations = destinations(&format, output.as_deref())?;
             let project = project()?;
@@ -329,6 +335,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             if sanitize {
                 settings = settings.with_sanitizers();
             }
+            settings.batch_units = !no_batch;
             let grader = Grader {
                 compiler: &compiler,
                 sandbox: &sandbox,

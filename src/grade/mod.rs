@@ -1,5 +1,6 @@
 //! Submission → build → run → compare → score.
 
+pub mod batch;
 pub mod build;
 pub mod cache;
 pub mod compare;
@@ -152,6 +153,8 @@ pub struct Settings {
     /// Build with the sanitizers (`--sanitize`) and show their reports.
     pub sanitize: bool,
     pub timeouts_in_a_row: usize,
+    /// Run a submission's unit cases in one sandboxed run of the harness (see `batch`).
+    pub batch_units: bool,
 }
 
 impl Settings {
@@ -160,6 +163,7 @@ impl Settings {
         let timeout = timeout.unwrap_or(limits.timeout);
         Settings {
             sanitize: false,
+            batch_units: true,
             timeouts_in_a_row: limits.timeouts_in_a_row.max(1),
             limits: RunLimits {
                 timeout: Duration::from_secs_f64(timeout),
@@ -319,10 +323,16 @@ fn grade_one(
         .keys()
         .map(|key| (key, Mutex::new(Pace::default())))
         .collect();
+    let batched = if settings.batch_units {
+        run_unit_batches(assignment, built, &stores, grader)
+    } else {
+        HashMap::new()
+    };
     let judged: Vec<Judged> = assignment
         .cases
         .par_iter()
-        .map(|case| {
+        .enumerate()
+        .map(|(index, case)| {
             let key = (
                 case.prepared.target.clone(),
                 case.prepared.extra_flags.clone(),
@@ -333,13 +343,19 @@ fn grade_one(
             let Some(binary) = &build.binary else {
                 return build_error_run(case, &build.log);
             };
-            let (limits, streak) = {
-                let pace = pace.lock().unwrap_or_else(|e| e.into_inner());
-                (pace.limits(settings), pace.timeouts_in_a_row)
+            let ran = batched.get(&index);
+            // A batch runs its cases with the full limits.
+            let (limits, streak) = match ran {
+                Some(_) => (settings.limits.clone(), 0),
+                None => {
+                    let pace = pace.lock().unwrap_or_else(|e| e.into_inner());
+                    (pace.limits(settings), pace.timeouts_in_a_row)
+                }
             };
             let target = RunTarget {
                 binary,
                 store: stores.get(&key),
+                ran,
             };
             let mut run = run_case(assignment, case, &target, &sources, grader, &limits);
             if limits.timeout < settings.limits.timeout {
@@ -581,10 +597,65 @@ fn referee_failure_run(case: &PreparedCase, reason: &str) -> Judged {
     (run, per_item)
 }
 
-/// A binary to run, and where its earlier runs are kept.
+/// A binary to run, where its earlier runs are kept, and the case's outcome if it already
+/// ran in a batch.
 struct RunTarget<'a> {
     binary: &'a Path,
     store: Option<&'a RunStore>,
+    ran: Option<&'a RunOutcome>,
+}
+
+/// Runs the unit cases of each harness binary in one sandboxed run (see `batch`) and returns
+/// their outcomes by case index. Left out, to run on their own: cases with a kept run, cases
+/// that need an environment (a seed, the sanitizers) and any case the batch did not report.
+fn run_unit_batches(
+    assignment: &Assignment,
+    built: &HashMap<BuildKey, Built>,
+    stores: &HashMap<&BuildKey, RunStore>,
+    grader: &Grader,
+) -> HashMap<usize, RunOutcome> {
+    let limits = &grader.settings.limits;
+    let sandbox = grader.sandbox.describe();
+    let mut groups: HashMap<(BuildKey, &[String]), Vec<usize>> = HashMap::new();
+    for (index, case) in assignment.cases.iter().enumerate() {
+        let prepared = &case.prepared;
+        let key = (prepared.target.clone(), prepared.extra_flags.clone());
+        let batchable = prepared.target == Target::Harness
+            && matches!(prepared.expect, Expectation::Transcript(_))
+            && case_env(case, grader, 0).is_empty()
+            && built.get(&key).is_some_and(|b| b.binary.is_some());
+        if !batchable {
+            continue;
+        }
+        let kept = stores.get(&key).is_some_and(|store| {
+            store
+                .get(&store.key(&run_input(case, &[], limits, &sandbox)))
+                .is_some()
+        });
+        if !kept {
+            groups.entry((key, &prepared.args)).or_default().push(index);
+        }
+    }
+    let mut outcomes = HashMap::new();
+    for ((key, args), indices) in groups {
+        let Some(binary) = built.get(&key).and_then(|b| b.binary.as_ref()) else {
+            continue;
+        };
+        let request = batch::Batch {
+            program: binary,
+            args,
+            inputs: indices
+                .iter()
+                .map(|&i| assignment.cases[i].prepared.stdin.as_bytes())
+                .collect(),
+            limits,
+        };
+        // A batch that could not run leaves its cases to runs of their own.
+        if let Ok(ran) = batch::run(grader.sandbox, &request) {
+            outcomes.extend(indices.into_iter().zip(ran));
+        }
+    }
+    outcomes
 }
 
 /// Runs one case, or reuses the kept outcome of the same run. `run_index` numbers the runs
@@ -597,6 +668,40 @@ fn execute(
     limits: &RunLimits,
     run_index: usize,
 ) -> Result<RunOutcome, String> {
+    let env = case_env(case, grader, run_index);
+    let key = target.store.map(|store| {
+        let sandbox = grader.sandbox.describe();
+        store.key(&run_input(case, &env, limits, &sandbox))
+    });
+    if let (Some(store), Some(key)) = (target.store, &key) {
+        if let Some(kept) = store.get(key) {
+            return Ok(kept);
+        }
+    }
+    if let Some(outcome) = target.ran {
+        if let (Some(store), Some(key)) = (target.store, key) {
+            store.put(key, outcome);
+        }
+        return Ok(outcome.clone());
+    }
+    let outcome = grader
+        .sandbox
+        .run(&RunRequest {
+            program: target.binary,
+            args: &case.prepared.args,
+            stdin: case.prepared.stdin.as_bytes(),
+            env: &env,
+            limits,
+        })
+        .map_err(|e| format!("referee could not run the program: {e}"))?;
+    if let (Some(store), Some(key)) = (target.store, key) {
+        store.put(key, &outcome);
+    }
+    Ok(outcome)
+}
+
+/// The variables a run of `case` gets on top of the sandbox's fixed minimum.
+fn case_env(case: &PreparedCase, grader: &Grader, run_index: usize) -> Vec<(String, String)> {
     let mut env: Vec<(String, String)> = case
         .prepared
         .srandom_seed
@@ -616,34 +721,23 @@ fn execute(
                 .map(|(k, v)| (k.to_string(), v.to_string())),
         );
     }
-    let key = target.store.map(|store| {
-        store.key(&RunInput {
-            args: &case.prepared.args,
-            stdin: case.prepared.stdin.as_bytes(),
-            env: &env,
-            limits,
-            sandbox: &grader.sandbox.describe(),
-        })
-    });
-    if let (Some(store), Some(key)) = (target.store, &key) {
-        if let Some(kept) = store.get(key) {
-            return Ok(kept);
-        }
+    env
+}
+
+/// What identifies a run of `case` in the run cache.
+fn run_input<'a>(
+    case: &'a PreparedCase,
+    env: &'a [(String, String)],
+    limits: &'a RunLimits,
+    sandbox: &'a str,
+) -> RunInput<'a> {
+    RunInput {
+        args: &case.prepared.args,
+        stdin: case.prepared.stdin.as_bytes(),
+        env,
+        limits,
+        sandbox,
     }
-    let outcome = grader
-        .sandbox
-        .run(&RunRequest {
-            program: target.binary,
-            args: &case.prepared.args,
-            stdin: case.prepared.stdin.as_bytes(),
-            env: &env,
-            limits,
-        })
-        .map_err(|e| format!("referee could not run the program: {e}"))?;
-    if let (Some(store), Some(key)) = (target.store, key) {
-        store.put(key, &outcome);
-    }
-    Ok(outcome)
 }
 
 fn describe_end(termination: Termination, limits: &RunLimits) -> String {

@@ -10,12 +10,30 @@
    the game a student's unseeded generator plays. Programs that seed with srand(time(NULL))
    would play one game in every run started within the same second: calls to time() are
    wrapped (the link uses -Wl,--wrap=time) and shifted by REFEREE_TIME_OFFSET seconds, which
-   the grader sets differently for each run of a trace case. */
+   the grader sets differently for each run of a trace case.
+
+   Batches: with REFEREE_BATCH="TIMEOUT_MS OUTPUT_CAP" set, the process runs many cases of one
+   binary in one sandboxed run (see grade/batch.rs): before main, it reads the cases from stdin
+   ("LENGTH\n" then LENGTH bytes of that case's stdin, repeated) and forks one child per case.
+   The child, in a process group of its own with the case's stdin and its own stdout and stderr
+   pipes, goes on to main; the parent never reaches main. For each case the parent writes a
+   record on its stdout: "INDEX KIND VALUE MICROSECONDS STDOUT_LENGTH STDERR_LENGTH\n" and
+   then the two outputs, KIND being e (exit status VALUE), s (signal VALUE), t (timeout) or o
+   (output cap). It stops after a timeout, and referee runs what is left case by case. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 time_t __real_time(time_t *result);
 
@@ -56,4 +74,229 @@ __attribute__((constructor)) static void referee_runtime_start(void) {
     if (seed != NULL) {
         srandom((unsigned) strtoul(seed, NULL, 10));
     }
+}
+
+/* After its process exits, how long a case's pipes may stay open (held by a process that left
+   its group) before the parent stops reading them. */
+#define REFEREE_DRAIN_GRACE_US 500000LL
+
+struct referee_bytes {
+    char *data;
+    size_t length;
+};
+
+static long long referee_now_us(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long) now.tv_sec * 1000000LL + now.tv_nsec / 1000;
+}
+
+static int referee_write_all(int fd, const char *data, size_t length) {
+    while (length > 0) {
+        ssize_t written = write(fd, data, length);
+        if (written < 0 && errno == EINTR) {
+            continue;
+        }
+        if (written <= 0) {
+            return -1;
+        }
+        data += written;
+        length -= (size_t) written;
+    }
+    return 0;
+}
+
+/* All of standard input. */
+static int referee_read_all(struct referee_bytes *input) {
+    size_t capacity = 1 << 16;
+    input->data = malloc(capacity);
+    input->length = 0;
+    while (input->data != NULL) {
+        if (input->length == capacity) {
+            capacity *= 2;
+            char *grown = realloc(input->data, capacity);
+            if (grown == NULL) {
+                return -1;
+            }
+            input->data = grown;
+        }
+        ssize_t got = read(STDIN_FILENO, input->data + input->length, capacity - input->length);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got < 0) {
+            return -1;
+        }
+        if (got == 0) {
+            return 0;
+        }
+        input->length += (size_t) got;
+    }
+    return -1;
+}
+
+/* Reads what is there from one case pipe; closes it at its end. Returns 1 when the case went
+   over the output cap. */
+static int referee_drain(struct pollfd *pipe_end, struct referee_bytes *kept, size_t cap) {
+    char chunk[16384];
+    ssize_t got = read(pipe_end->fd, chunk, sizeof chunk);
+    if (got < 0 && (errno == EINTR || errno == EAGAIN)) {
+        return 0;
+    }
+    if (got <= 0) {
+        close(pipe_end->fd);
+        pipe_end->fd = -1;
+        return 0;
+    }
+    size_t room = cap - kept->length;
+    size_t take = (size_t) got < room ? (size_t) got : room;
+    memcpy(kept->data + kept->length, chunk, take);
+    kept->length += take;
+    return (size_t) got > room;
+}
+
+/* Runs one case in a child; returns 0 in the child (which goes on to main), 1 in the parent
+   when the batch goes on, 2 when it stops. */
+static int referee_run_case(int index, const char *input, size_t input_length,
+                            long long timeout_us, size_t cap, struct referee_bytes out[2]) {
+    int stdin_file = memfd_create("referee-stdin", MFD_CLOEXEC);
+    int out_pipe[2], err_pipe[2];
+    if (stdin_file < 0 || referee_write_all(stdin_file, input, input_length) < 0 ||
+        lseek(stdin_file, 0, SEEK_SET) < 0 || pipe2(out_pipe, O_CLOEXEC) < 0 ||
+        pipe2(err_pipe, O_CLOEXEC) < 0) {
+        return 2;
+    }
+    long long start = referee_now_us();
+    pid_t child = fork();
+    if (child < 0) {
+        return 2;
+    }
+    if (child == 0) {
+        setpgid(0, 0);
+        dup2(stdin_file, STDIN_FILENO);
+        dup2(out_pipe[1], STDOUT_FILENO);
+        dup2(err_pipe[1], STDERR_FILENO);
+        close(stdin_file);
+        close(out_pipe[0]);
+        close(out_pipe[1]);
+        close(err_pipe[0]);
+        close(err_pipe[1]);
+        prctl(PR_SET_DUMPABLE, 1);
+        unsetenv("REFEREE_BATCH");
+        return 0;
+    }
+    setpgid(child, child);
+    close(stdin_file);
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    int process = (int) syscall(SYS_pidfd_open, child, 0);
+    if (process < 0) {
+        /* No record: referee runs this case on its own. */
+        killpg(child, SIGKILL);
+        return 2;
+    }
+    struct pollfd watched[3] = {
+        {out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}, {process, POLLIN, 0}};
+    out[0].length = out[1].length = 0;
+    char kind = 0;
+    long long deadline = start + timeout_us;
+    long long elapsed = 0;
+    int exited = 0;
+    while (!kind && (watched[0].fd >= 0 || watched[1].fd >= 0 || !exited)) {
+        long long left = deadline - referee_now_us();
+        if (left <= 0) {
+            if (!exited) {
+                kind = 't';
+            }
+            break;
+        }
+        if (poll(watched, 3, (int) ((left + 999) / 1000)) < 0 && errno != EINTR) {
+            kind = 't';
+            break;
+        }
+        for (int stream = 0; stream < 2; stream++) {
+            if (watched[stream].fd >= 0 && watched[stream].revents &&
+                referee_drain(&watched[stream], &out[stream], cap)) {
+                kind = 'o';
+            }
+        }
+        if (!exited && watched[2].revents) {
+            /* Its whole group goes with it, as after a run of its own. */
+            exited = 1;
+            killpg(child, SIGKILL);
+            watched[2].fd = -1;
+            elapsed = referee_now_us() - start;
+            deadline = start + elapsed + REFEREE_DRAIN_GRACE_US;
+        }
+    }
+    killpg(child, SIGKILL);
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (!exited) {
+        elapsed = referee_now_us() - start;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (watched[i].fd >= 0) {
+            close(watched[i].fd);
+        }
+    }
+    close(process);
+    int value = 0;
+    if (!kind && WIFSIGNALED(status)) {
+        kind = 's';
+        value = WTERMSIG(status);
+    } else if (!kind) {
+        kind = 'e';
+        value = WEXITSTATUS(status);
+    }
+    char header[128];
+    int header_length = snprintf(header, sizeof header, "%d %c %d %lld %zu %zu\n", index, kind,
+                                 value, elapsed, out[0].length, out[1].length);
+    if (referee_write_all(STDOUT_FILENO, header, (size_t) header_length) < 0 ||
+        referee_write_all(STDOUT_FILENO, out[0].data, out[0].length) < 0 ||
+        referee_write_all(STDOUT_FILENO, out[1].data, out[1].length) < 0) {
+        return 2;
+    }
+    return kind == 't' ? 2 : 1;
+}
+
+/* Runs before any other constructor, so each case's child runs the program's own set-up. */
+__attribute__((constructor(101))) static void referee_batch(void) {
+    const char *batch = getenv("REFEREE_BATCH");
+    long long timeout_ms = 0;
+    unsigned long long cap = 0;
+    if (batch == NULL || sscanf(batch, "%lld %llu", &timeout_ms, &cap) != 2 || cap == 0) {
+        return;
+    }
+    /* Cases cannot open this process's descriptors or memory through /proc. */
+    prctl(PR_SET_DUMPABLE, 0);
+    struct referee_bytes input, out[2];
+    out[0].data = malloc(cap);
+    out[1].data = malloc(cap);
+    if (referee_read_all(&input) < 0 || out[0].data == NULL || out[1].data == NULL) {
+        _exit(3);
+    }
+    size_t at = 0;
+    for (int index = 0; at < input.length; index++) {
+        char *end;
+        unsigned long long length = strtoull(input.data + at, &end, 10);
+        if (end == input.data + at || *end != '\n' ||
+            length > input.length - (size_t) (end + 1 - input.data)) {
+            _exit(3);
+        }
+        const char *case_input = end + 1;
+        at = (size_t) (case_input - input.data) + length;
+        int outcome = referee_run_case(index, case_input, length, timeout_ms * 1000LL, cap, out);
+        if (outcome == 0) {
+            free(input.data);
+            free(out[0].data);
+            free(out[1].data);
+            return;
+        }
+        if (outcome == 2) {
+            break;
+        }
+    }
+    _exit(0);
 }

@@ -7,6 +7,7 @@ use std::io::{Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -96,6 +97,8 @@ pub struct Sandbox {
     token: String,
     /// Empty network namespaces not lent to a run right now (separate-uid runs only).
     idle_networks: Mutex<Vec<NetworkNamespace>>,
+    /// Untrusted runs started so far (`run`).
+    runs: AtomicUsize,
 }
 
 /// An empty network namespace (no interface up, not even loopback), kept alive by a
@@ -182,6 +185,7 @@ impl Sandbox {
             launcher,
             token: random_token()?,
             idle_networks: Mutex::new(Vec::new()),
+            runs: AtomicUsize::new(0),
         };
         if let Err(reason) = sandbox.probe() {
             sandbox.isolation = Isolation::Basic(reason);
@@ -241,8 +245,14 @@ impl Sandbox {
         }
     }
 
+    /// How many untrusted programs `run` has started (each with its own set-up and limits).
+    pub fn runs(&self) -> usize {
+        self.runs.load(Ordering::Relaxed)
+    }
+
     /// Runs an untrusted program in a fresh directory, removed afterwards.
     pub fn run(&self, request: &RunRequest) -> std::io::Result<RunOutcome> {
+        self.runs.fetch_add(1, Ordering::Relaxed);
         let run_dir = tempfile::Builder::new()
             .prefix("run-")
             .tempdir_in(self.scratch.path())?;

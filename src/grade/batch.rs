@@ -1,0 +1,247 @@
+//! Many cases of one binary in one sandboxed run: referee's runtime (`referee_rt.c`, batch
+//! mode) forks a child per case, each in a process group of its own with its own stdin,
+//! stdout and stderr, time limit and output cap, and reports each ending as a record. A
+//! sandboxed run costs far more than a fork (namespaces, a uid, the sweep), so this is how a
+//! submission's unit cases run. A case the batch did not report (it stopped after a timeout,
+//! or the program broke the batch) is left for a run of its own.
+
+use std::time::Duration;
+
+use super::sandbox::{RunLimits, RunOutcome, RunRequest, Sandbox, Termination};
+
+/// What one batch needs: the binary, its arguments and every case's stdin.
+pub struct Batch<'a> {
+    pub program: &'a std::path::Path,
+    pub args: &'a [String],
+    pub inputs: Vec<&'a [u8]>,
+    /// Each case's limits (the batch as a whole gets room for all of them).
+    pub limits: &'a RunLimits,
+}
+
+/// Room in the batch's own time limit beyond the cases' (forks, reading the records).
+const BATCH_SLACK: Duration = Duration::from_secs(2);
+/// The longest record header: index, kind, value, microseconds and two lengths.
+const HEADER_BYTES: usize = 96;
+
+/// Runs the batch; the outcome of case `i` is at index `i`, for the cases that were reported
+/// (a prefix of them). An error is referee's own failure to start the run.
+pub fn run(sandbox: &Sandbox, batch: &Batch) -> std::io::Result<Vec<RunOutcome>> {
+    let mut stdin = Vec::new();
+    for input in &batch.inputs {
+        stdin.extend_from_slice(format!("{}\n", input.len()).as_bytes());
+        stdin.extend_from_slice(input);
+    }
+    let cases = batch.inputs.len();
+    let case_timeout = batch.limits.timeout;
+    let mut limits = batch.limits.clone();
+    limits.timeout = case_timeout * cases as u32 + BATCH_SLACK;
+    limits.output_bytes = cases * (2 * batch.limits.output_bytes + HEADER_BYTES);
+    let env = vec![(
+        "REFEREE_BATCH".to_string(),
+        format!(
+            "{} {}",
+            case_timeout.as_millis().max(1),
+            batch.limits.output_bytes
+        ),
+    )];
+    let outcome = sandbox.run(&RunRequest {
+        program: batch.program,
+        args: batch.args,
+        stdin: &stdin,
+        env: &env,
+        limits: &limits,
+    })?;
+    Ok(parse(&outcome.stdout, cases))
+}
+
+/// The records of a batch's output, in case order; stops at the first record that is out of
+/// order, malformed or cut short (the cases from there on are run again on their own).
+fn parse(mut output: &[u8], cases: usize) -> Vec<RunOutcome> {
+    let mut outcomes = Vec::new();
+    while outcomes.len() < cases {
+        let Some(end) = output.iter().position(|&b| b == b'\n') else {
+            break;
+        };
+        let Some(record) = std::str::from_utf8(&output[..end])
+            .ok()
+            .and_then(Record::parse)
+        else {
+            break;
+        };
+        let body = &output[end + 1..];
+        if record.index != outcomes.len() || body.len() < record.stdout + record.stderr {
+            break;
+        }
+        let (stdout, rest) = body.split_at(record.stdout);
+        let (stderr, rest) = rest.split_at(record.stderr);
+        outcomes.push(RunOutcome {
+            stdout: stdout.to_vec(),
+            stderr: stderr.to_vec(),
+            termination: record.termination,
+            elapsed: record.elapsed,
+        });
+        output = rest;
+    }
+    outcomes
+}
+
+struct Record {
+    index: usize,
+    termination: Termination,
+    elapsed: Duration,
+    stdout: usize,
+    stderr: usize,
+}
+
+impl Record {
+    /// "INDEX KIND VALUE MICROSECONDS STDOUT_LENGTH STDERR_LENGTH".
+    fn parse(line: &str) -> Option<Record> {
+        let fields: Vec<&str> = line.split(' ').collect();
+        let [index, kind, value, micros, stdout, stderr] = fields[..] else {
+            return None;
+        };
+        let value: i32 = value.parse().ok()?;
+        let termination = match kind {
+            "e" => Termination::Exited(value),
+            // The CPU-time limit is a time limit too, as for a run of its own.
+            "s" if value == libc::SIGXCPU => Termination::Timeout,
+            "s" => Termination::Signaled(value),
+            "t" => Termination::Timeout,
+            "o" => Termination::OutputLimit,
+            _ => return None,
+        };
+        Some(Record {
+            index: index.parse().ok()?,
+            termination,
+            elapsed: Duration::from_micros(micros.parse().ok()?),
+            stdout: stdout.parse().ok()?,
+            stderr: stderr.parse().ok()?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    #[test]
+    fn records_are_read_in_order_and_a_broken_one_ends_the_list() {
+        let output = b"0 e 0 120 3 0\nabc1 s 11 90 0 4\nboom2 e 0 5 9 0\nshort";
+        let outcomes = parse(output, 3);
+        assert_eq!(outcomes.len(), 2, "the third record is cut short");
+        assert_eq!(outcomes[0].stdout, b"abc");
+        assert_eq!(outcomes[0].termination, Termination::Exited(0));
+        assert_eq!(outcomes[0].elapsed, Duration::from_micros(120));
+        assert_eq!(outcomes[1].stderr, b"boom");
+        assert_eq!(outcomes[1].termination, Termination::Signaled(11));
+        assert!(parse(b"1 e 0 1 0 0\n", 2).is_empty(), "out of order");
+        assert!(parse(b"0 x 0 1 0 0\n", 1).is_empty(), "unknown kind");
+        assert!(parse(b"0 e 0 1 0\n", 1).is_empty(), "a field missing");
+        let cpu = parse(format!("0 s {} 1 0 0\n", libc::SIGXCPU).as_bytes(), 1);
+        assert_eq!(cpu[0].termination, Termination::Timeout);
+    }
+
+    /// A program with referee's runtime that does what its stdin says.
+    fn program(dir: &Path) -> PathBuf {
+        let source = dir.join("cases.c");
+        std::fs::write(
+            &source,
+            r#"#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+static int counter;
+int main(void) {
+    char word[64] = "";
+    if (scanf("%63s", word) != 1) return 9;
+    counter++;
+    if (strcmp(word, "crash") == 0) { printf("half"); fflush(stdout); abort(); }
+    if (strcmp(word, "flood") == 0) for (;;) putchar('x');
+    if (strcmp(word, "hang") == 0) for (;;) {}
+    if (strcmp(word, "orphan") == 0 && fork() == 0) { setsid(); sleep(30); return 0; }
+    if (strcmp(word, "exit") == 0) { fprintf(stderr, "bye\n"); return 3; }
+    printf("%s %d\n", word, counter);
+    return 0;
+}
+"#,
+        )
+        .expect("write the program");
+        let binary = dir.join("cases");
+        let status = Command::new("cc")
+            .args(["-std=gnu17", "-o"])
+            .arg(&binary)
+            .arg(&source)
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/src/grade/referee_rt.c"
+            ))
+            .arg("-Wl,--wrap=time")
+            .status()
+            .expect("cc runs");
+        assert!(status.success());
+        binary
+    }
+
+    fn limits() -> RunLimits {
+        RunLimits {
+            timeout: Duration::from_millis(300),
+            cpu_seconds: 2,
+            memory_bytes: Some(512 << 20),
+            output_bytes: 1 << 12,
+            file_size_bytes: 1 << 20,
+            open_files: 64,
+            processes: 64,
+        }
+    }
+
+    #[test]
+    fn each_case_runs_in_a_fresh_child_until_the_first_timeout() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let binary = program(dir.path());
+        let sandbox = Sandbox::new(Vec::new()).expect("sandbox");
+        let inputs: Vec<&[u8]> = vec![
+            b"one", b"two", b"crash", b"exit", b"flood", b"orphan", b"", b"after", b"hang",
+            b"never",
+        ];
+        let limits = limits();
+        let outcomes = run(
+            &sandbox,
+            &Batch {
+                program: &binary,
+                args: &[],
+                inputs,
+                limits: &limits,
+            },
+        )
+        .expect("the batch runs");
+        assert_eq!(outcomes.len(), 9, "the batch stops after the timeout");
+        let out = |i: usize| String::from_utf8_lossy(&outcomes[i].stdout).into_owned();
+        // Every case starts from the program's initial state.
+        assert_eq!(out(0), "one 1\n");
+        assert_eq!(out(1), "two 1\n");
+        assert_eq!(out(2), "half", "what was printed before the crash is kept");
+        assert_eq!(
+            outcomes[2].termination,
+            Termination::Signaled(libc::SIGABRT)
+        );
+        assert_eq!(outcomes[3].termination, Termination::Exited(3));
+        assert_eq!(outcomes[3].stderr, b"bye\n");
+        assert_eq!(outcomes[4].termination, Termination::OutputLimit);
+        assert_eq!(outcomes[4].stdout.len(), limits.output_bytes);
+        assert_eq!(outcomes[5].termination, Termination::Exited(0));
+        assert!(
+            outcomes[5].elapsed < Duration::from_millis(300),
+            "a process that left the case's group does not hold up the batch"
+        );
+        assert_eq!(
+            outcomes[6].termination,
+            Termination::Exited(9),
+            "empty stdin"
+        );
+        assert_eq!(out(7), "after 1\n");
+        assert_eq!(outcomes[8].termination, Termination::Timeout);
+        assert!(outcomes[8].elapsed >= limits.timeout);
+    }
+}
