@@ -113,9 +113,10 @@ enum Command {
         /// Compile and run everything afresh and keep nothing.
         #[arg(long)]
         no_cache: bool,
-        /// Run every unit case in a sandboxed run of its own. By default a submission's unit
-        /// cases share one sandboxed run of the harness, which forks a fresh process per case
-        /// (same limits, same results, far less set-up).
+        /// Run every case in a sandboxed run of its own. By default the cases of a
+        /// submission's program (and of its unit-test harness) share one sandboxed run that
+        /// forks a fresh process per case, in a fresh folder, with the same limits, and kills
+        /// whatever a case leaves running: the same results for far less set-up.
         #[arg(long)]
         no_batch: bool,
     },
@@ -335,7 +336,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             if sanitize {
                 settings = settings.with_sanitizers();
             }
-            settings.batch_units = !no_batch;
+            settings.batch_cases = !no_batch;
             let grader = Grader {
                 compiler: &compiler,
                 sandbox: &sandbox,

@@ -10,7 +10,7 @@ use referee::grade::{self, submission, Assignment, Grader, Project, Settings};
 use serde_json::Value;
 
 /// Grades `folder` as `game` without a cache; the report as JSON and the sandboxed runs made.
-fn grade_folder(game: &str, folder: &str, batch_units: bool) -> (Value, usize) {
+fn grade_folder(game: &str, folder: &str, batch_cases: bool) -> (Value, usize) {
     let project = Project::locate(Some(&root())).expect("the project");
     let assignment = Assignment::load(&project, game).expect("the assignment");
     let submissions =
@@ -19,7 +19,7 @@ fn grade_folder(game: &str, folder: &str, batch_units: bool) -> (Value, usize) {
     let compiler = Compiler::find().expect("a C compiler");
     let sandbox = Sandbox::new(vec![root()]).expect("the sandbox");
     let mut settings = Settings::new(&assignment.spec.limits, None, None);
-    settings.batch_units = batch_units;
+    settings.batch_cases = batch_cases;
     let grader = Grader {
         compiler: &compiler,
         sandbox: &sandbox,

@@ -1,13 +1,14 @@
 //! Many cases of one binary in one sandboxed run: referee's runtime (`referee_rt.c`, batch
-//! mode) forks a child per case, each in a process group of its own with its own stdin,
-//! stdout and stderr, time limit and output cap, and reports each ending as a record. A
-//! sandboxed run costs far more than a fork (namespaces, a uid, the sweep), so this is how a
-//! submission's unit cases run. A case the batch did not report (it stopped after a timeout,
-//! or the program broke the batch) is left for a run of its own.
+//! mode) forks a child per case, each in a process group and a folder of its own with its own
+//! stdin, stdout and stderr, time limit and output cap, and reports each ending as a record.
+//! When runs have a uid of their own, whatever a case leaves running is killed before the
+//! next. A sandboxed run costs far more than a fork (namespaces, a uid, the sweep), so this
+//! is how a submission's cases run. A case the batch did not report (it stopped after a
+//! timeout, or the program broke the batch) is left for a run of its own.
 
 use std::time::Duration;
 
-use super::sandbox::{RunLimits, RunOutcome, RunRequest, Sandbox, Termination};
+use super::sandbox::{Isolation, RunLimits, RunOutcome, RunRequest, Sandbox, Termination};
 
 /// What one batch needs: the binary, its arguments and every case's stdin.
 pub struct Batch<'a> {
@@ -39,9 +40,11 @@ pub fn run(sandbox: &Sandbox, batch: &Batch) -> std::io::Result<Vec<RunOutcome>>
     let env = vec![(
         "REFEREE_BATCH".to_string(),
         format!(
-            "{} {}",
+            "{} {} {}",
             case_timeout.as_millis().max(1),
-            batch.limits.output_bytes
+            batch.limits.output_bytes,
+            // Killing every process of the run's uid is safe only when the uid is the run's.
+            u8::from(*sandbox.isolation() == Isolation::SeparateUser),
         ),
     )];
     let outcome = sandbox.run(&RunRequest {
@@ -148,15 +151,41 @@ mod tests {
         let source = dir.join("cases.c");
         std::fs::write(
             &source,
-            r#"#include <stdio.h>
+            r#"#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 static int counter;
+/* Live processes of this uid other than this one and its parent (the batch); a zombie has
+   already let go of everything it held. */
+static int others(void) {
+    DIR *proc = opendir("/proc");
+    struct dirent *entry;
+    int count = 0;
+    char path[300], state = 0;
+    struct stat info;
+    while (proc != NULL && (entry = readdir(proc)) != NULL) {
+        int pid = atoi(entry->d_name);
+        snprintf(path, sizeof path, "/proc/%s/stat", entry->d_name);
+        FILE *stat_file = pid > 0 ? fopen(path, "r") : NULL;
+        if (stat_file == NULL) continue;
+        if (fscanf(stat_file, "%*d (%*[^)]) %c", &state) == 1 && state != 'Z' &&
+            pid != getpid() && pid != getppid() && fstat(fileno(stat_file), &info) == 0 &&
+            info.st_uid == getuid()) count++;
+        fclose(stat_file);
+    }
+    if (proc != NULL) closedir(proc);
+    return count;
+}
 int main(void) {
     char word[64] = "";
     if (scanf("%63s", word) != 1) return 9;
     counter++;
+    if (strcmp(word, "write") == 0) { FILE *f = fopen("mine.txt", "w"); fputs("x", f); fclose(f); }
+    if (strcmp(word, "read") == 0) { printf("%s\n", fopen("mine.txt", "r") ? "seen" : "fresh"); return 0; }
+    if (strcmp(word, "others") == 0) { printf("%d others\n", others()); return 0; }
     if (strcmp(word, "crash") == 0) { printf("half"); fflush(stdout); abort(); }
     if (strcmp(word, "flood") == 0) for (;;) putchar('x');
     if (strcmp(word, "hang") == 0) for (;;) {}
@@ -202,8 +231,8 @@ int main(void) {
         let binary = program(dir.path());
         let sandbox = Sandbox::new(Vec::new()).expect("sandbox");
         let inputs: Vec<&[u8]> = vec![
-            b"one", b"two", b"crash", b"exit", b"flood", b"orphan", b"", b"after", b"hang",
-            b"never",
+            b"one", b"two", b"crash", b"exit", b"flood", b"orphan", b"", b"after", b"write",
+            b"read", b"others", b"hang", b"never",
         ];
         let limits = limits();
         let outcomes = run(
@@ -216,7 +245,7 @@ int main(void) {
             },
         )
         .expect("the batch runs");
-        assert_eq!(outcomes.len(), 9, "the batch stops after the timeout");
+        assert_eq!(outcomes.len(), 12, "the batch stops after the timeout");
         let out = |i: usize| String::from_utf8_lossy(&outcomes[i].stdout).into_owned();
         // Every case starts from the program's initial state.
         assert_eq!(out(0), "one 1\n");
@@ -241,7 +270,18 @@ int main(void) {
             "empty stdin"
         );
         assert_eq!(out(7), "after 1\n");
-        assert_eq!(outcomes[8].termination, Termination::Timeout);
-        assert!(outcomes[8].elapsed >= limits.timeout);
+        assert_eq!(out(9), "fresh\n", "each case starts in a folder of its own");
+        assert_eq!(
+            sandbox.isolation(),
+            &Isolation::SeparateUser,
+            "runs have a uid of their own when referee is root (as in CI)"
+        );
+        assert_eq!(
+            out(10),
+            "0 others\n",
+            "the orphan was killed after its case"
+        );
+        assert_eq!(outcomes[11].termination, Termination::Timeout);
+        assert!(outcomes[11].elapsed >= limits.timeout);
     }
 }

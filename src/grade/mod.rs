@@ -153,8 +153,8 @@ pub struct Settings {
     /// Build with the sanitizers (`--sanitize`) and show their reports.
     pub sanitize: bool,
     pub timeouts_in_a_row: usize,
-    /// Run a submission's unit cases in one sandboxed run of the harness (see `batch`).
-    pub batch_units: bool,
+    /// Run the cases of each binary of a submission in one sandboxed run (see `batch`).
+    pub batch_cases: bool,
 }
 
 impl Settings {
@@ -163,7 +163,7 @@ impl Settings {
         let timeout = timeout.unwrap_or(limits.timeout);
         Settings {
             sanitize: false,
-            batch_units: true,
+            batch_cases: true,
             timeouts_in_a_row: limits.timeouts_in_a_row.max(1),
             limits: RunLimits {
                 timeout: Duration::from_secs_f64(timeout),
@@ -323,11 +323,24 @@ fn grade_one(
         .keys()
         .map(|key| (key, Mutex::new(Pace::default())))
         .collect();
-    let batched = if settings.batch_units {
-        run_unit_batches(assignment, built, &stores, grader)
+    let batched = if settings.batch_cases {
+        run_batches(assignment, built, &stores, grader)
     } else {
         HashMap::new()
     };
+    // What the batches saw counts before any case runs alone: a program that hung in its
+    // batch gets its shortened time limit sooner.
+    let mut batched_in_order: Vec<(&usize, &RunOutcome)> = batched.iter().collect();
+    batched_in_order.sort_by_key(|(index, _)| **index);
+    for (&index, outcome) in batched_in_order {
+        let prepared = &assignment.cases[index].prepared;
+        let key = (prepared.target.clone(), prepared.extra_flags.clone());
+        if let Some(pace) = pace.get(&key) {
+            pace.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .record_run(outcome.termination == Termination::Timeout, outcome.elapsed);
+        }
+    }
     let judged: Vec<Judged> = assignment
         .cases
         .par_iter()
@@ -364,9 +377,11 @@ fn grade_one(
                     limits.timeout.as_secs_f64(),
                 ));
             }
-            pace.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .record(&run.0);
+            if ran.is_none() {
+                pace.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .record(&run.0);
+            }
             run
         })
         .collect();
@@ -454,15 +469,19 @@ impl Pace {
     }
 
     fn record(&mut self, run: &CaseRun) {
-        if run
+        let timed_out = run
             .items
             .iter()
-            .any(|(_, status)| *status == Status::Timeout)
-        {
+            .any(|(_, status)| *status == Status::Timeout);
+        self.record_run(timed_out, run.elapsed);
+    }
+
+    fn record_run(&mut self, timed_out: bool, elapsed: Duration) {
+        if timed_out {
             self.timeouts_in_a_row += 1;
         } else {
             self.timeouts_in_a_row = 0;
-            self.slowest_finished = self.slowest_finished.max(run.elapsed);
+            self.slowest_finished = self.slowest_finished.max(elapsed);
         }
     }
 }
@@ -605,10 +624,11 @@ struct RunTarget<'a> {
     ran: Option<&'a RunOutcome>,
 }
 
-/// Runs the unit cases of each harness binary in one sandboxed run (see `batch`) and returns
-/// their outcomes by case index. Left out, to run on their own: cases with a kept run, cases
-/// that need an environment (a seed, the sanitizers) and any case the batch did not report.
-fn run_unit_batches(
+/// Runs the cases of each binary (and argument list) in one sandboxed run (see `batch`) and
+/// returns their outcomes by case index. Left out, to run on their own: trace cases, cases
+/// with a kept run, cases that need an environment (a seed, the sanitizers) and any case the
+/// batch did not report.
+fn run_batches(
     assignment: &Assignment,
     built: &HashMap<BuildKey, Built>,
     stores: &HashMap<&BuildKey, RunStore>,
@@ -620,8 +640,7 @@ fn run_unit_batches(
     for (index, case) in assignment.cases.iter().enumerate() {
         let prepared = &case.prepared;
         let key = (prepared.target.clone(), prepared.extra_flags.clone());
-        let batchable = prepared.target == Target::Harness
-            && matches!(prepared.expect, Expectation::Transcript(_))
+        let batchable = matches!(prepared.expect, Expectation::Transcript(_))
             && case_env(case, grader, 0).is_empty()
             && built.get(&key).is_some_and(|b| b.binary.is_some());
         if !batchable {

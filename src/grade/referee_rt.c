@@ -12,14 +12,17 @@
    wrapped (the link uses -Wl,--wrap=time) and shifted by REFEREE_TIME_OFFSET seconds, which
    the grader sets differently for each run of a trace case.
 
-   Batches: with REFEREE_BATCH="TIMEOUT_MS OUTPUT_CAP" set, the process runs many cases of one
-   binary in one sandboxed run (see grade/batch.rs): before main, it reads the cases from stdin
-   ("LENGTH\n" then LENGTH bytes of that case's stdin, repeated) and forks one child per case.
-   The child, in a process group of its own with the case's stdin and its own stdout and stderr
-   pipes, goes on to main; the parent never reaches main. For each case the parent writes a
-   record on its stdout: "INDEX KIND VALUE MICROSECONDS STDOUT_LENGTH STDERR_LENGTH\n" and
-   then the two outputs, KIND being e (exit status VALUE), s (signal VALUE), t (timeout) or o
-   (output cap). It stops after a timeout, and referee runs what is left case by case. */
+   Batches: with REFEREE_BATCH="TIMEOUT_MS OUTPUT_CAP SWEEP" set, the process runs many cases
+   of one binary in one sandboxed run (see grade/batch.rs): before main, it reads the cases from
+   stdin ("LENGTH\n" then LENGTH bytes of that case's stdin, repeated) and forks one child per
+   case. The child, in a process group of its own, in a fresh folder, with the case's stdin and
+   its own stdout and stderr pipes, goes on to main; the parent never reaches main. For each
+   case the parent writes a record on its stdout: "INDEX KIND VALUE MICROSECONDS STDOUT_LENGTH
+   STDERR_LENGTH\n" and then the two outputs, KIND being e (exit status VALUE), s (signal
+   VALUE), t (timeout) or o (output cap). With SWEEP 1 (the run has a uid of its own) it then
+   kills every other process of its uid, so nothing a case left running meets the next case. It
+   stops after a timeout, or when a case's sockets outlive it, and referee runs what is left
+   case by case. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +33,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -173,6 +177,11 @@ static int referee_run_case(int index, const char *input, size_t input_length,
     }
     if (child == 0) {
         setpgid(0, 0);
+        char folder[32];
+        snprintf(folder, sizeof folder, "case-%d", index);
+        if (mkdir(folder, 0700) == 0 && chdir(folder) != 0) {
+            _exit(126);
+        }
         dup2(stdin_file, STDIN_FILENO);
         dup2(out_pipe[1], STDOUT_FILENO);
         dup2(err_pipe[1], STDERR_FILENO);
@@ -261,12 +270,45 @@ static int referee_run_case(int index, const char *input, size_t input_length,
     return kind == 't' ? 2 : 1;
 }
 
+/* The count on the "sockets: used N" line of this network namespace's sockstat, or -1. */
+static long referee_sockets_in_use(void) {
+    char text[256];
+    int file = open("/proc/self/net/sockstat", O_RDONLY | O_CLOEXEC);
+    if (file < 0) {
+        return -1;
+    }
+    ssize_t got = read(file, text, sizeof text - 1);
+    close(file);
+    long count = -1;
+    if (got > 0) {
+        text[got] = 0;
+        sscanf(text, "sockets: used %ld", &count);
+    }
+    return count;
+}
+
+/* Kills every other process of this uid (what the case left running) and waits briefly for
+   their sockets to close; 0 when nothing is left. */
+static int referee_sweep(void) {
+    kill(-1, SIGKILL);
+    for (int attempt = 0; attempt < 100; attempt++) {
+        if (referee_sockets_in_use() == 0) {
+            return 0;
+        }
+        struct timespec pause = {0, 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    return -1;
+}
+
 /* Runs before any other constructor, so each case's child runs the program's own set-up. */
 __attribute__((constructor(101))) static void referee_batch(void) {
     const char *batch = getenv("REFEREE_BATCH");
     long long timeout_ms = 0;
     unsigned long long cap = 0;
-    if (batch == NULL || sscanf(batch, "%lld %llu", &timeout_ms, &cap) != 2 || cap == 0) {
+    int sweep = 0;
+    if (batch == NULL || sscanf(batch, "%lld %llu %d", &timeout_ms, &cap, &sweep) != 3 ||
+        cap == 0) {
         return;
     }
     /* Cases cannot open this process's descriptors or memory through /proc. */
@@ -294,7 +336,7 @@ __attribute__((constructor(101))) static void referee_batch(void) {
             free(out[1].data);
             return;
         }
-        if (outcome == 2) {
+        if (outcome == 2 || (sweep && referee_sweep() != 0)) {
             break;
         }
     }
