@@ -9,8 +9,11 @@
  *                               user namespace, mapped to --map-uid/--map-gid)
  *     --netns PATH              with --isolate separate: join this (empty) network namespace
  *                               instead of making one; referee lends each to one run at a time
- *     --run-dir DIR --hide DIR  with --isolate: DIR appears as /tmp (the working folder);
- *                               each --hide folder is covered by an empty read-only tmpfs
+ *     --program FILE --tmp-size B --tmp-owner N
+ *                               with --isolate: /tmp is a new tmpfs of B bytes owned by uid
+ *                               and gid N (the working folder, empty but for a copy of FILE
+ *                               as /tmp/program)
+ *     --hide DIR                with --isolate: DIR is covered by an empty read-only tmpfs
  *     --uid N                   become uid and gid N (after the set-up, before the exec)
  *     --cpu S --fsize B --nofile N --nproc N [--as B]   resource limits
  *   launcher TOKEN sweep UID    kill every process running as UID
@@ -31,6 +34,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -79,6 +83,32 @@ static void limit(int resource, unsigned long long value, const char *what)
         fail(what);
 }
 
+/* Copies the open file `from` to a new executable file `path`. */
+static void copy_program(int from, const char *path)
+{
+    char chunk[1 << 16];
+    int to = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+    if (to < 0)
+        fail("create /tmp/program");
+    for (;;) {
+        ssize_t got = read(from, chunk, sizeof chunk);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            fail("read the program");
+        if (got == 0)
+            break;
+        for (ssize_t done = 0; done < got;) {
+            ssize_t written = write(to, chunk + done, (size_t)(got - done));
+            if (written < 0)
+                fail("copy the program");
+            done += written;
+        }
+    }
+    close(to);
+    close(from);
+}
+
 static void sweep(const char *uid_text)
 {
     uid_t uid = (uid_t)number(uid_text);
@@ -116,9 +146,10 @@ int main(int argc, char **argv)
     if (strcmp(argv[2], "run") != 0)
         usage("TOKEN run|sweep|hold ...");
 
-    const char *isolate = NULL, *run_dir = NULL, *netns = NULL, *hidden[MAX_HIDDEN];
+    const char *isolate = NULL, *program = NULL, *netns = NULL, *hidden[MAX_HIDDEN];
     int hidden_count = 0, program_at = 0;
-    long long uid = -1, map_uid = -1, map_gid = -1;
+    long long uid = -1, map_uid = -1, map_gid = -1, tmp_owner = -1;
+    unsigned long long tmp_size = 0;
     unsigned long long cpu = 0, fsize = 0, nofile = 0, nproc = 0, address_space = 0;
     int have_as = 0;
     for (int i = 3; i < argc; i++) {
@@ -132,8 +163,12 @@ int main(int argc, char **argv)
         const char *value = argv[++i];
         if (strcmp(option, "--isolate") == 0)
             isolate = value;
-        else if (strcmp(option, "--run-dir") == 0)
-            run_dir = value;
+        else if (strcmp(option, "--program") == 0)
+            program = value;
+        else if (strcmp(option, "--tmp-size") == 0)
+            tmp_size = number(value);
+        else if (strcmp(option, "--tmp-owner") == 0)
+            tmp_owner = (long long)number(value);
         else if (strcmp(option, "--netns") == 0)
             netns = value;
         else if (strcmp(option, "--hide") == 0) {
@@ -171,8 +206,12 @@ int main(int argc, char **argv)
         int user = strcmp(isolate, "user") == 0;
         if (!user && strcmp(isolate, "separate") != 0)
             usage("--isolate separate|user");
-        if (!run_dir)
-            usage("--isolate needs --run-dir");
+        if (!program || !tmp_size || tmp_owner < 0)
+            usage("--isolate needs --program, --tmp-size and --tmp-owner");
+        /* Opened before any mount can cover it. */
+        int program_file = open(program, O_RDONLY | O_CLOEXEC);
+        if (program_file < 0)
+            fail("open the program");
         int flags = CLONE_NEWNS | CLONE_NEWIPC | (user ? CLONE_NEWUSER : 0);
         if (netns) {
             int fd = open(netns, O_RDONLY | O_CLOEXEC);
@@ -194,8 +233,14 @@ int main(int argc, char **argv)
         }
         if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
             fail("make mounts private");
-        if (mount(run_dir, "/tmp", NULL, MS_BIND, NULL) < 0)
-            fail("mount the run folder on /tmp");
+        /* A file system in memory: a fresh working folder costs nothing to make or remove
+         * (a folder on disk does), and all of it goes with the run's last process. */
+        char options[128];
+        snprintf(options, sizeof options, "size=%llu,nr_inodes=4096,mode=0700,uid=%lld,gid=%lld",
+                 tmp_size, tmp_owner, tmp_owner);
+        if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, options) < 0)
+            fail("mount a tmpfs on /tmp");
+        copy_program(program_file, "/tmp/program");
         /* Missing on some systems: nothing to protect there then. */
         mount("tmpfs", "/var/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=16m");
         mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=16m");

@@ -253,13 +253,15 @@ impl Sandbox {
     /// Runs an untrusted program in a fresh directory, removed afterwards.
     pub fn run(&self, request: &RunRequest) -> std::io::Result<RunOutcome> {
         self.runs.fetch_add(1, Ordering::Relaxed);
-        let run_dir = tempfile::Builder::new()
-            .prefix("run-")
-            .tempdir_in(self.scratch.path())?;
         match &self.isolation {
-            Isolation::Basic(_) => self.run_plain(request, run_dir.path()),
+            Isolation::Basic(_) => {
+                let run_dir = tempfile::Builder::new()
+                    .prefix("run-")
+                    .tempdir_in(self.scratch.path())?;
+                self.run_plain(request, run_dir.path())
+            }
             Isolation::SeparateUser | Isolation::UserNamespace => {
-                let outcome = self.run_isolated(request, run_dir.path())?;
+                let outcome = self.run_isolated(request)?;
                 self.launched(outcome)
             }
         }
@@ -357,8 +359,11 @@ impl Sandbox {
         }
     }
 
-    fn run_isolated(&self, request: &RunRequest, run_dir: &Path) -> std::io::Result<RunOutcome> {
-        place_program(request.program, &run_dir.join("program"))?;
+    /// A run in namespaces: its working folder is a new tmpfs on /tmp holding a copy of the
+    /// program (made by the launcher; nothing on disk to create or remove).
+    fn run_isolated(&self, request: &RunRequest) -> std::io::Result<RunOutcome> {
+        let program = std::fs::canonicalize(request.program)?;
+        let program_bytes = std::fs::metadata(&program)?.len();
         let separate = self.isolation == Isolation::SeparateUser;
         let network = if separate {
             Some(self.lend_network()?)
@@ -370,10 +375,6 @@ impl Sandbox {
             let uid = taken.ok().flatten().ok_or_else(|| {
                 std::io::Error::other("no free uid for the run (too many runs at once)")
             })?;
-            if let Err(e) = std::os::unix::fs::chown(run_dir, Some(uid), Some(uid)) {
-                self.return_uid(uid);
-                return Err(e);
-            }
             Some(uid)
         } else {
             None
@@ -383,9 +384,15 @@ impl Sandbox {
         } else {
             self.user_processes
         };
+        // SAFETY: geteuid/getegid have no preconditions.
+        let (own_uid, own_gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        // Room for the program, and for files up to the file-size limit.
+        let tmp_size = (program_bytes + request.limits.file_size_bytes + (1 << 20)).max(1 << 22);
         let mut command = self.launch(request.limits, processes);
-        command.current_dir(run_dir);
-        command.arg("--run-dir").arg(run_dir);
+        command.current_dir(self.scratch.path());
+        command.arg("--program").arg(&program);
+        command.args(["--tmp-size", &tmp_size.to_string()]);
+        command.args(["--tmp-owner", &uid.unwrap_or(own_uid).to_string()]);
         for folder in &self.hidden {
             command.arg("--hide").arg(folder);
         }
@@ -397,8 +404,6 @@ impl Sandbox {
                 command.args(["--isolate", "separate", "--uid", &uid.to_string()]);
             }
             None => {
-                // SAFETY: geteuid/getegid have no preconditions.
-                let (own_uid, own_gid) = unsafe { (libc::geteuid(), libc::getegid()) };
                 command.args(["--isolate", "user"]);
                 command.args(["--map-uid", &own_uid.to_string()]);
                 command.args(["--map-gid", &own_gid.to_string()]);
@@ -425,18 +430,6 @@ impl Sandbox {
             free.push(uid);
         }
     }
-}
-
-/// Puts the program into the run directory. A hard link never has a writable descriptor
-/// that a concurrently forked child could inherit (which makes `exec` fail with "Text file
-/// busy"); a copy is the fallback across file systems, and `execute` retries that case.
-fn place_program(program: &Path, destination: &Path) -> std::io::Result<()> {
-    // link() does not follow symbolic links: link the file itself.
-    let program = std::fs::canonicalize(program)?;
-    if std::fs::hard_link(&program, destination).is_ok() {
-        return Ok(());
-    }
-    std::fs::copy(&program, destination).map(|_| ())
 }
 
 /// Spawns the prepared command, feeds stdin, drains and caps output, enforces the
