@@ -1,6 +1,6 @@
 //! `referee gradescope-bundle GAME`: a Gradescope autograder zip. It ships this very referee
 //! executable (no Rust toolchain needed on Gradescope), the assignment's specs/ and cases/,
-//! `setup.sh` (installs a C compiler and nm) and `run_autograder` (grades the submission into
+//! `setup.sh` (installs a C compiler) and `run_autograder` (grades the submission into
 //! results.json).
 
 use std::fs::File;
@@ -16,9 +16,9 @@ use crate::grade::Project;
 const SETUP: &str = r#"#!/usr/bin/env bash
 # Gradescope runs this once while building the autograder image.
 set -euo pipefail
-if ! command -v cc >/dev/null 2>&1 || ! command -v nm >/dev/null 2>&1; then
+if ! command -v cc >/dev/null 2>&1; then
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev binutils
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev
 fi
 chmod +x /autograder/source/referee /autograder/source/run_autograder
 # Fails the image build, with the loader's message, when this system's glibc is older than

@@ -63,7 +63,7 @@ pub struct Built {
     pub binary: Option<PathBuf>,
     /// Compiler output (warnings, errors), as the student would see it.
     pub log: String,
-    /// Object files of the student's own sources (for `nm`).
+    /// Object files of the student's own sources (their symbols give the globals fact).
     pub objects: Vec<PathBuf>,
     /// Taken from the build cache.
     pub cached: bool,
@@ -225,12 +225,18 @@ impl<'a> Workspace<'a> {
             Target::Harness => "harness",
         });
         let runtime = self.runtime_object(compiler, &flags, timeout);
-        let mut args = flags;
+        let mut args = flags.clone();
         args.extend(["-I".into(), path_arg(self.path())]);
         args.extend(["-o".into(), path_arg(&binary)]);
         if *target == Target::Harness {
             match &spec.build.harness {
-                Some(harness) => args.push(path_arg(&spec.dir.join(harness))),
+                Some(harness) => {
+                    let source = spec.dir.join(harness);
+                    args.push(
+                        self.harness_object(compiler, spec, &source, &flags, timeout)
+                            .map_or_else(|| path_arg(&source), |object| path_arg(&object)),
+                    );
+                }
                 None => {
                     log.push_str("this game has no unit-test harness\n");
                     return Ok(Built {
@@ -263,34 +269,73 @@ impl<'a> Workspace<'a> {
         flags: &[String],
         timeout: Duration,
     ) -> Option<PathBuf> {
+        let mut args = flags.to_vec();
+        args.push(RUNTIME_NAME.into());
+        self.shared_object(
+            compiler,
+            "runtime",
+            &[RUNTIME_SOURCE.as_bytes()],
+            args,
+            timeout,
+        )
+    }
+
+    /// The game's unit-test harness compiled with `flags`, once per referee process and set
+    /// of flags, next to the spec's own files (the headers the grader provides replace any a
+    /// student sends, so they are the same for everyone). `None` if that fails (say the
+    /// harness includes a header of the student's), and each link compiles the source.
+    fn harness_object(
+        &self,
+        compiler: &Compiler,
+        spec: &Spec,
+        source: &Path,
+        flags: &[String],
+        timeout: Duration,
+    ) -> Option<PathBuf> {
+        let mut inputs = vec![std::fs::read(source).ok()?];
+        for name in &spec.submission.provided {
+            inputs.push(name.as_bytes().to_vec());
+            inputs.push(std::fs::read(spec.dir.join(name)).ok()?);
+        }
+        let borrowed: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        let mut args = flags.to_vec();
+        args.extend(["-I".into(), path_arg(&spec.dir), path_arg(source)]);
+        self.shared_object(compiler, "harness", &borrowed, args, timeout)
+    }
+
+    /// An object compiled once per referee process with `args` (flags and the source) and
+    /// kept in the scratch folder under a name made of `inputs` (the sources' contents) and
+    /// `args`; `None` if it does not compile.
+    fn shared_object(
+        &self,
+        compiler: &Compiler,
+        what: &str,
+        inputs: &[&[u8]],
+        mut args: Vec<String>,
+        timeout: Duration,
+    ) -> Option<PathBuf> {
         let mut parts: Vec<&[u8]> = vec![
             compiler.path.as_os_str().as_encoded_bytes(),
             compiler.version.as_bytes(),
-            RUNTIME_SOURCE.as_bytes(),
         ];
-        parts.extend(flags.iter().map(|f| f.as_bytes()));
+        parts.extend(inputs);
+        parts.extend(args.iter().map(|a| a.as_bytes()));
         let object = self
             .sandbox
             .scratch()
-            .join(format!("runtime-{}.o", &cache::key(&parts)[..16]));
+            .join(format!("{what}-{}.o", &cache::key(&parts)[..16]));
         if object.is_file() {
             return Some(object);
         }
         // Compiled under a name of its own, then renamed: a concurrent build never links a
         // half-written object.
         let staging = tempfile::Builder::new()
-            .prefix("runtime-")
+            .prefix(&format!("{what}-"))
             .suffix(".o")
             .tempfile_in(self.sandbox.scratch())
             .ok()?
             .into_temp_path();
-        let mut args = flags.to_vec();
-        args.extend([
-            "-c".into(),
-            RUNTIME_NAME.into(),
-            "-o".into(),
-            path_arg(&staging),
-        ]);
+        args.extend(["-c".into(), "-o".into(), path_arg(&staging)]);
         let mut log = String::new();
         if !self.compile(compiler, &args, timeout, &mut log).ok()? {
             return None;

@@ -1,9 +1,8 @@
 //! Facts about the source reported for the TA, scored by no item unless the rubric says so:
-//! required helpers defined and called, keywords used, global variables (from `nm`).
+//! required helpers defined and called, keywords used, global variables (from the object files' symbol tables).
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{json, Value};
 
@@ -184,29 +183,22 @@ pub fn source_facts(spec: &FactsSpec, sources: &[(String, String)]) -> BTreeMap<
     facts
 }
 
-/// Global variables defined in the object files (data, bss, common and read-only symbols,
-/// file-scope statics included), less the template's. `Err` when `nm` cannot be run.
+/// Global variables defined in the object files (data, bss, common, read-only and
+/// thread-local symbols, file-scope statics included), less the template's: what `nm` lists
+/// as B, C, D, R, S, G or V, read from the ELF symbol table in-process. `Err` when an object
+/// cannot be read.
 pub fn globals(objects: &[&Path], template: &[String]) -> Result<Vec<String>, String> {
+    use object::{Object, ObjectSymbol, SymbolKind};
     let mut names = Vec::new();
-    for object in objects {
-        let output = Command::new("nm")
-            .arg(object)
-            .output()
-            .map_err(|e| format!("nm could not run: {e}"))?;
-        if !output.status.success() {
-            return Err(format!(
-                "nm failed on {}: {}",
-                object.display(),
-                String::from_utf8_lossy(&output.stderr).trim()
-            ));
-        }
-        for line in String::from_utf8_lossy(&output.stdout).lines() {
-            let mut parts = line.split_whitespace().rev();
-            let (Some(name), Some(kind)) = (parts.next(), parts.next()) else {
-                continue;
-            };
+    for path in objects {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let file = object::File::parse(&*bytes)
+            .map_err(|e| format!("{} is not an object file: {e}", path.display()))?;
+        for symbol in file.symbols() {
+            let variable = matches!(symbol.kind(), SymbolKind::Data | SymbolKind::Tls);
+            let Ok(name) = symbol.name() else { continue };
             // `name.0` is a function-local static, not a global.
-            if "BbCDdGgRrSsV".contains(kind) && kind.len() == 1 && !name.contains('.') {
+            if variable && !symbol.is_undefined() && !name.is_empty() && !name.contains('.') {
                 names.push(name.to_string());
             }
         }
@@ -230,6 +222,51 @@ bool positionInBounds(int n, char r, char c) { return positionInBounds(n, r, c);
 void printBoard(char b[][26], int n) { printf("printBoard(%d)", n); }
 int main(void) { char b[26][26]; printBoard(b, 4); goto end; end: return 0; }
 "#;
+
+    #[test]
+    fn globals_are_read_from_the_symbol_table_as_nm_would_list_them() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let source = dir.path().join("g.c");
+        std::fs::write(
+            &source,
+            r#"#include <stdio.h>
+int board[8][8];
+int counter = 3;
+static int hidden;
+static const char names[] = "abc";
+const int limit = 5;
+_Thread_local int tls;
+int template_one;
+extern int elsewhere;
+int func(void) { static int calls; calls++; hidden++; return calls + elsewhere + names[0] + tls; }
+int main(void) { printf("%d\n", func()); return 0; }
+"#,
+        )
+        .expect("write");
+        for (flag, object) in [("-fno-common", "plain.o"), ("-fcommon", "common.o")] {
+            let object = dir.path().join(object);
+            let status = std::process::Command::new("cc")
+                .args(["-std=gnu17", flag, "-c"])
+                .arg(&source)
+                .arg("-o")
+                .arg(&object)
+                .status()
+                .expect("cc runs");
+            assert!(status.success());
+            let found = globals(&[&object], &["template_one".to_string()]).expect("readable");
+            // Not: functions, the function-local static `calls`, the undefined `elsewhere`.
+            assert_eq!(
+                found,
+                ["board", "counter", "hidden", "limit", "names", "tls"],
+                "{flag}"
+            );
+        }
+        let text = dir.path().join("g.c");
+        assert!(
+            globals(&[&text], &[]).is_err(),
+            "C source is not an object file"
+        );
+    }
 
     #[test]
     fn helpers_defined_and_called_from_elsewhere() {
