@@ -1359,52 +1359,60 @@ impl Checker {
                 .square()
                 .filter(|&n| by.colour != id.colour && board.count_at(by.colour, n) >= 2)
         };
-        let mut block = block_on(&self.board);
-        if block.is_none() {
-            // A piece placed before the layout was known may complete the block on the other
-            // layout's square: then the block settles the layout.
-            let mut other = self.board.clone();
-            for &(p, place) in &self.tentative {
-                other.piece_mut(p).loc = Loc::Square(FROM_ZERO.square(place));
-            }
-            block = block_on(&other);
-            let settles = self.tentative.iter().copied().find(|&(p, place)| {
-                p.colour == by.colour && Some(FROM_ZERO.square(place)) == block
-            });
-            match settles {
-                Some((p, place)) => self.resolve(p, Loc::Square(FROM_ZERO.square(place))),
-                None => block = None,
-            }
-        }
         let dirs: Vec<Dir> = match self.board.piece(id).dir {
             Some(d) => vec![d],
             None => vec![Dir::Clockwise, Dir::CounterClockwise],
         };
-        let mut before = None;
-        let policies = [
-            EnterPolicy::Strict,
-            EnterPolicy::WhenCaptured,
-            EnterPolicy::Never,
-        ];
-        // Pieces placed before the layout was known may form the block: try with them too.
-        let boards = [self.walk_board(id).into_owned(), self.board.clone()];
-        for s in self.step_options(id, &roll) {
-            for &d in &dirs {
-                for policy in policies {
-                    for board in &boards {
-                        if let Walk::Blocked {
-                            before: b,
-                            block: n,
-                            passes,
-                            ..
-                        } = board.walk(id, d, s, policy, 1, true)
-                        {
-                            if Some(n) == block && before.is_none() {
-                                before = Some((b, passes));
+        let steps = self.step_options(id, &roll);
+        // The cell before `block` on the first board where the walk stops there.
+        let stopped_before = |boards: &[&Board], block: u8| {
+            let policies = [
+                EnterPolicy::Strict,
+                EnterPolicy::WhenCaptured,
+                EnterPolicy::Never,
+            ];
+            for &s in &steps {
+                for &d in &dirs {
+                    for policy in policies {
+                        for board in boards {
+                            if let Walk::Blocked {
+                                before,
+                                block: n,
+                                passes,
+                                ..
+                            } = board.walk(id, d, s, policy, 1, true)
+                            {
+                                if n == block {
+                                    return Some((before, passes));
+                                }
                             }
                         }
                     }
                 }
+            }
+            None
+        };
+        // Pieces placed before the layout was known may form the block: try with them too.
+        let walk_board = self.walk_board(id).into_owned();
+        let mut before = block_on(&self.board)
+            .and_then(|block| stopped_before(&[&walk_board, &self.board], block));
+        if before.is_none() {
+            // Pieces placed before the layout was known may form the block on the other
+            // layout's squares: then the block settles the layout.
+            let mut other = self.board.clone();
+            for &(p, place) in &self.tentative {
+                other.piece_mut(p).loc = Loc::Square(FROM_ZERO.square(place));
+            }
+            let settled = block_on(&other).and_then(|block| {
+                let found = stopped_before(&[&other], block)?;
+                let (p, place) = self.tentative.iter().copied().find(|&(p, place)| {
+                    p.colour == by.colour && FROM_ZERO.square(place) == block
+                })?;
+                Some((found, p, place))
+            });
+            if let Some((found, p, place)) = settled {
+                self.resolve(p, Loc::Square(FROM_ZERO.square(place)));
+                before = Some(found);
             }
         }
         if before.is_none() {
