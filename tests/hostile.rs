@@ -154,8 +154,8 @@ fn hostile_submissions_cannot_hurt_the_batch() {
         .collect();
     assert_eq!(
         by_name.len(),
-        17,
-        "16 hostile programs and the model solution"
+        18,
+        "17 hostile programs and the model solution"
     );
 
     let has = |name: &str, status: &str| {
@@ -180,6 +180,7 @@ fn hostile_submissions_cannot_hurt_the_batch() {
         "network",
         "abstract_socket",
         "kill_parent",
+        "stop_parent",
     ] {
         has(name, "fail");
     }
@@ -214,7 +215,7 @@ fn hostile_submissions_cannot_hurt_the_batch() {
     // Nothing leaked, connected or killed.
     for (name, submission) in &by_name {
         let text = serde_json::to_string(submission).expect("json");
-        for marker in ["LEAK", "CONNECTED", "KILLED PARENT"] {
+        for marker in ["LEAK", "CONNECTED", "KILLED PARENT", "STOPPED PARENT"] {
             assert!(
                 !text.contains(marker),
                 "{marker} found in {name}'s report: {text}"

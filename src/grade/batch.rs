@@ -19,7 +19,10 @@ pub struct Batch<'a> {
     pub limits: &'a RunLimits,
 }
 
-/// Room in the batch's own time limit beyond the cases' (forks, reading the records).
+/// Room in the batch's own time limit beyond the cases' (forks, reading the records), and
+/// beyond one case's time limit for the silence between two records (a case's output may
+/// take half a second to drain after it ends): a batch silent longer was stopped or stalled
+/// by one of its cases, and is cut short.
 const BATCH_SLACK: Duration = Duration::from_secs(2);
 /// The longest record header: index, kind, value, microseconds and two lengths.
 const HEADER_BYTES: usize = 96;
@@ -53,6 +56,7 @@ pub fn run(sandbox: &Sandbox, batch: &Batch) -> std::io::Result<Vec<RunOutcome>>
         stdin: &stdin,
         env: &env,
         limits: &limits,
+        silence: Some(case_timeout + BATCH_SLACK),
     })?;
     Ok(parse(&outcome.stdout, cases))
 }
@@ -152,6 +156,7 @@ mod tests {
         std::fs::write(
             &source,
             r#"#include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +196,7 @@ int main(void) {
     if (strcmp(word, "hang") == 0) for (;;) {}
     if (strcmp(word, "orphan") == 0 && fork() == 0) { setsid(); sleep(30); return 0; }
     if (strcmp(word, "exit") == 0) { fprintf(stderr, "bye\n"); return 3; }
+    if (strcmp(word, "stop") == 0) { kill(getppid(), SIGSTOP); return 0; }
     printf("%s %d\n", word, counter);
     return 0;
 }
@@ -223,6 +229,38 @@ int main(void) {
             open_files: 64,
             processes: 64,
         }
+    }
+
+    #[test]
+    fn a_batch_stopped_by_one_of_its_cases_is_cut_short() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let binary = program(dir.path());
+        let sandbox = Sandbox::new(Vec::new()).expect("sandbox");
+        let mut inputs: Vec<&[u8]> = vec![b"one", b"stop"];
+        // Time for 200 cases: 60 s; silence ends the batch a few seconds after "stop".
+        inputs.extend(std::iter::repeat_n(b"two".as_slice(), 200));
+        let limits = limits();
+        let started = std::time::Instant::now();
+        let outcomes = run(
+            &sandbox,
+            &Batch {
+                program: &binary,
+                args: &[],
+                inputs,
+                limits: &limits,
+            },
+        )
+        .expect("the batch runs");
+        assert_eq!(
+            outcomes.len(),
+            1,
+            "nothing is reported after the batch stopped"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the silent batch was cut short, not given 200 cases' time: {:?}",
+            started.elapsed()
+        );
     }
 
     #[test]

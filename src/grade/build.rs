@@ -368,6 +368,7 @@ impl<'a> Workspace<'a> {
                 stdin: b"",
                 env: &[],
                 limits: &limits,
+                silence: None,
             },
             self.path(),
         )?;

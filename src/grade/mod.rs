@@ -711,6 +711,7 @@ fn execute(
             stdin: case.prepared.stdin.as_bytes(),
             env: &env,
             limits,
+            silence: None,
         })
         .map_err(|e| format!("referee could not run the program: {e}"))?;
     if let (Some(store), Some(key)) = (target.store, key) {

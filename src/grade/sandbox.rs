@@ -7,8 +7,8 @@ use std::io::{Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -53,6 +53,10 @@ pub struct RunRequest<'a> {
     /// Variables set on top of the fixed minimum (`PATH`, `LC_ALL=C`, `HOME`).
     pub env: &'a [(String, String)],
     pub limits: &'a RunLimits,
+    /// Stop the program (as a timeout) when its stdout stays silent this long: a batch
+    /// prints a record per case, so a stopped or stalled batch is cut short instead of
+    /// holding its whole time limit.
+    pub silence: Option<Duration>,
 }
 
 /// How much a run is isolated beyond the basic limits.
@@ -237,6 +241,7 @@ impl Sandbox {
                 stdin: b"",
                 env: &[],
                 limits: &limits,
+                silence: None,
             })
             .map_err(|e| e.to_string())?;
         match outcome.termination {
@@ -475,11 +480,14 @@ fn execute(mut command: Command, request: &RunRequest, home: &Path) -> std::io::
                 .map(|p| Box::new(p) as Box<dyn Read + Send>),
         ),
     ];
+    // When stdout was last heard from, in milliseconds since the start.
+    let heard = Arc::new(AtomicU64::new(0));
     for (stream, reader) in streams {
         let sender = sender.clone();
+        let heard = matches!(stream, Stream::Out).then(|| (Arc::clone(&heard), start));
         thread::spawn(move || {
             let drained = match reader {
-                Some(reader) => drain(reader, cap, group),
+                Some(reader) => drain(reader, cap, group, heard),
                 None => (Vec::new(), false),
             };
             let _ = sender.send((stream, drained));
@@ -487,7 +495,12 @@ fn execute(mut command: Command, request: &RunRequest, home: &Path) -> std::io::
     }
     drop(sender);
 
-    let status = child.wait_timeout(request.limits.timeout)?;
+    let status = match request.silence {
+        None => child.wait_timeout(request.limits.timeout)?,
+        Some(silence) => {
+            wait_while_heard(&mut child, start, request.limits.timeout, silence, &heard)?
+        }
+    };
     let timed_out = status.is_none();
     // Kill the whole session: after a timeout, and also after a normal exit, so no
     // descendant outlives the run.
@@ -551,14 +564,46 @@ enum Stream {
     Err,
 }
 
-/// Reads up to `cap` bytes; on overflow kills the process group and reports it.
-fn drain(mut reader: Box<dyn Read + Send>, cap: usize, group: libc::pid_t) -> (Vec<u8>, bool) {
+/// Waits for the child until `timeout` from `start`, or until its stdout has been silent for
+/// `silence`; `None` when either ran out.
+fn wait_while_heard(
+    child: &mut std::process::Child,
+    start: Instant,
+    timeout: Duration,
+    silence: Duration,
+    heard: &AtomicU64,
+) -> std::io::Result<Option<std::process::ExitStatus>> {
+    loop {
+        let last_heard = Duration::from_millis(heard.load(Ordering::Relaxed));
+        let until = (last_heard + silence).min(timeout);
+        let now = start.elapsed();
+        if now >= until {
+            return Ok(None);
+        }
+        if let Some(status) = child.wait_timeout(until - now)? {
+            return Ok(Some(status));
+        }
+    }
+}
+
+/// Reads up to `cap` bytes; on overflow kills the process group and reports it. `heard`
+/// gets the time of each read, in milliseconds since its start.
+fn drain(
+    mut reader: Box<dyn Read + Send>,
+    cap: usize,
+    group: libc::pid_t,
+    heard: Option<(Arc<AtomicU64>, Instant)>,
+) -> (Vec<u8>, bool) {
     let mut kept = Vec::new();
     let mut buffer = [0u8; 16 * 1024];
     loop {
         match reader.read(&mut buffer) {
             Ok(0) | Err(_) => return (kept, false),
             Ok(n) => {
+                if let Some((heard, start)) = &heard {
+                    let at = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+                    heard.store(at, Ordering::Relaxed);
+                }
                 let room = cap.saturating_sub(kept.len());
                 kept.extend_from_slice(&buffer[..n.min(room)]);
                 if n > room {
@@ -699,6 +744,7 @@ mod tests {
                 stdin: stdin.as_bytes(),
                 env: &[],
                 limits,
+                silence: None,
             })
             .expect("sh runs")
     }
