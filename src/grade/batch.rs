@@ -231,26 +231,32 @@ int main(void) {
         }
     }
 
-    #[test]
-    fn a_batch_stopped_by_one_of_its_cases_is_cut_short() {
+    /// Runs `program` in one batch in the sandbox (isolated where the kernel allows) on
+    /// `inputs`; the reported outcomes and the sandbox's isolation.
+    fn run_program(inputs: Vec<&[u8]>) -> (Vec<RunOutcome>, Isolation) {
         let dir = tempfile::tempdir().expect("tempdir");
         let binary = program(dir.path());
         let sandbox = Sandbox::new(Vec::new()).expect("sandbox");
-        let mut inputs: Vec<&[u8]> = vec![b"one", b"stop"];
-        // Time for 200 cases: 60 s; silence ends the batch a few seconds after "stop".
-        inputs.extend(std::iter::repeat_n(b"two".as_slice(), 200));
-        let limits = limits();
-        let started = std::time::Instant::now();
         let outcomes = run(
             &sandbox,
             &Batch {
                 program: &binary,
                 args: &[],
                 inputs,
-                limits: &limits,
+                limits: &limits(),
             },
         )
         .expect("the batch runs");
+        (outcomes, sandbox.isolation().clone())
+    }
+
+    #[test]
+    fn a_batch_stopped_by_one_of_its_cases_is_cut_short() {
+        let mut inputs: Vec<&[u8]> = vec![b"one", b"stop"];
+        // Time for 200 cases: 60 s; silence ends the batch a few seconds after "stop".
+        inputs.extend(std::iter::repeat_n(b"two".as_slice(), 200));
+        let started = std::time::Instant::now();
+        let (outcomes, _) = run_program(inputs);
         assert_eq!(
             outcomes.len(),
             1,
@@ -265,24 +271,11 @@ int main(void) {
 
     #[test]
     fn each_case_runs_in_a_fresh_child_until_the_first_timeout() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let binary = program(dir.path());
-        let sandbox = Sandbox::new(Vec::new()).expect("sandbox");
-        let inputs: Vec<&[u8]> = vec![
+        let (outcomes, isolation) = run_program(vec![
             b"one", b"two", b"crash", b"exit", b"flood", b"orphan", b"", b"after", b"write",
             b"read", b"others", b"hang", b"never",
-        ];
+        ]);
         let limits = limits();
-        let outcomes = run(
-            &sandbox,
-            &Batch {
-                program: &binary,
-                args: &[],
-                inputs,
-                limits: &limits,
-            },
-        )
-        .expect("the batch runs");
         assert_eq!(outcomes.len(), 12, "the batch stops after the timeout");
         let out = |i: usize| String::from_utf8_lossy(&outcomes[i].stdout).into_owned();
         // Every case starts from the program's initial state.
@@ -310,8 +303,8 @@ int main(void) {
         assert_eq!(out(7), "after 1\n");
         assert_eq!(out(9), "fresh\n", "each case starts in a folder of its own");
         assert_eq!(
-            sandbox.isolation(),
-            &Isolation::SeparateUser,
+            isolation,
+            Isolation::SeparateUser,
             "runs have a uid of their own when referee is root (as in CI)"
         );
         assert_eq!(
