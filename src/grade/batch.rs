@@ -191,6 +191,13 @@ int main(void) {
     if (strcmp(word, "write") == 0) { FILE *f = fopen("mine.txt", "w"); fputs("x", f); fclose(f); }
     if (strcmp(word, "read") == 0) { printf("%s\n", fopen("mine.txt", "r") ? "seen" : "fresh"); return 0; }
     if (strcmp(word, "others") == 0) { printf("%d others\n", others()); return 0; }
+    if (strcmp(word, "stdin") == 0) {
+        struct stat input;
+        int big = 0, c;
+        while ((c = getchar()) != EOF) big += c == 'x';
+        printf("%s %d\n", fstat(0, &input) == 0 && S_ISFIFO(input.st_mode) ? "pipe" : "file", big);
+        return 0;
+    }
     if (strcmp(word, "crash") == 0) { printf("half"); fflush(stdout); abort(); }
     if (strcmp(word, "flood") == 0) for (;;) putchar('x');
     if (strcmp(word, "hang") == 0) for (;;) {}
@@ -248,6 +255,14 @@ int main(void) {
         )
         .expect("the batch runs");
         (outcomes, sandbox.isolation().clone())
+    }
+
+    #[test]
+    fn stdin_is_a_pipe_as_in_a_run_of_its_own_even_when_large() {
+        let large = format!("stdin {}", "x".repeat(200_000));
+        let (outcomes, _) = run_program(vec![b"stdin", large.as_bytes()]);
+        assert_eq!(outcomes[0].stdout, b"pipe 0\n");
+        assert_eq!(outcomes[1].stdout, b"pipe 200000\n");
     }
 
     #[test]

@@ -161,13 +161,34 @@ static int referee_drain(struct pollfd *pipe_end, struct referee_bytes *kept, si
 
 /* Runs one case in a child; returns 0 in the child (which goes on to main), 1 in the parent
    when the batch goes on, 2 when it stops. */
+/* The case's stdin: a pipe already holding all of it, as in a run of its own, or (an input
+   larger than a pipe can hold) a file in memory. -1 on failure. */
+static int referee_stdin(const char *input, size_t length) {
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC | O_NONBLOCK) == 0) {
+        if (length > 65536) {
+            fcntl(ends[1], F_SETPIPE_SZ, (int) (length < (1 << 30) ? length : (1 << 30)));
+        }
+        /* Non-blocking: an input that does not fit fails here instead of waiting. */
+        int written = referee_write_all(ends[1], input, length);
+        close(ends[1]);
+        if (written == 0 && fcntl(ends[0], F_SETFL, 0) == 0) {
+            return ends[0];
+        }
+        close(ends[0]);
+    }
+    int file = memfd_create("referee-stdin", MFD_CLOEXEC);
+    if (file < 0 || referee_write_all(file, input, length) < 0 || lseek(file, 0, SEEK_SET) < 0) {
+        return -1;
+    }
+    return file;
+}
+
 static int referee_run_case(int index, const char *input, size_t input_length,
                             long long timeout_us, size_t cap, struct referee_bytes out[2]) {
-    int stdin_file = memfd_create("referee-stdin", MFD_CLOEXEC);
+    int stdin_file = referee_stdin(input, input_length);
     int out_pipe[2], err_pipe[2];
-    if (stdin_file < 0 || referee_write_all(stdin_file, input, input_length) < 0 ||
-        lseek(stdin_file, 0, SEEK_SET) < 0 || pipe2(out_pipe, O_CLOEXEC) < 0 ||
-        pipe2(err_pipe, O_CLOEXEC) < 0) {
+    if (stdin_file < 0 || pipe2(out_pipe, O_CLOEXEC) < 0 || pipe2(err_pipe, O_CLOEXEC) < 0) {
         return 2;
     }
     long long start = referee_now_us();
