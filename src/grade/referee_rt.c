@@ -159,8 +159,6 @@ static int referee_drain(struct pollfd *pipe_end, struct referee_bytes *kept, si
     return (size_t) got > room;
 }
 
-/* Runs one case in a child; returns 0 in the child (which goes on to main), 1 in the parent
-   when the batch goes on, 2 when it stops. */
 /* The case's stdin: a pipe already holding all of it, as in a run of its own, or (an input
    larger than a pipe can hold) a file in memory. -1 on failure. */
 static int referee_stdin(const char *input, size_t length) {
@@ -184,6 +182,8 @@ static int referee_stdin(const char *input, size_t length) {
     return file;
 }
 
+/* Runs one case in a child; returns 0 in the child (which goes on to main), 1 in the parent
+   when the batch goes on, 2 when it stops. */
 static int referee_run_case(int index, const char *input, size_t input_length,
                             long long timeout_us, size_t cap, struct referee_bytes out[2]) {
     int stdin_file = referee_stdin(input, input_length);
