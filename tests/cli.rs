@@ -404,3 +404,49 @@ fn limits_can_be_overridden_on_the_command_line() {
         .code(2)
         .stderr(predicate::str::contains("--memory"));
 }
+
+/// Without root, runs are isolated in a user namespace, also for a user whose group id
+/// differs from the user id (the run's /tmp belongs to the user's own uid and gid, the only
+/// ids the namespace maps). CI runs as root and drops to uid 65534, gid 100 with setpriv.
+#[test]
+fn without_root_runs_are_isolated_in_a_user_namespace() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch_root();
+    let binary = dir.path().join("referee");
+    std::fs::copy(assert_cmd::cargo::cargo_bin("referee"), &binary).expect("copy referee");
+    std::fs::copy(
+        root().join("reference/reversi/Lab6.c"),
+        dir.path().join("Lab6.c"),
+    )
+    .expect("copy the model");
+    let open = std::fs::Permissions::from_mode(0o777);
+    std::fs::set_permissions(dir.path(), open.clone()).expect("chmod");
+    let output = std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=100", "--clear-groups"])
+        .arg(&binary)
+        .args([
+            "grade",
+            "reversi",
+            "Lab6.c",
+            "--no-cache",
+            "--format",
+            "json",
+        ])
+        .arg("--root")
+        .arg(dir.path())
+        .current_dir(dir.path())
+        .env("HOME", dir.path())
+        .env("TMPDIR", dir.path())
+        .output()
+        .expect("setpriv runs (the tests run as root)");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let sandbox = report["sandbox"].as_str().expect("sandbox");
+    assert!(sandbox.starts_with("user namespace"), "{sandbox}");
+    let submission = only_submission(&report);
+    assert_eq!(submission["score"], submission["max_score"]);
+}

@@ -9,9 +9,9 @@
  *                               user namespace, mapped to --map-uid/--map-gid)
  *     --netns PATH              with --isolate separate: join this (empty) network namespace
  *                               instead of making one; referee lends each to one run at a time
- *     --program FILE --tmp-size B --tmp-owner N
- *                               with --isolate: /tmp is a new tmpfs of B bytes owned by uid
- *                               and gid N (the working folder, empty but for a copy of FILE
+ *     --program FILE --tmp-size B --tmp-owner UID --tmp-group GID
+ *                               with --isolate: /tmp is a new tmpfs of B bytes owned by UID
+ *                               and GID (the working folder, empty but for a copy of FILE
  *                               as /tmp/program)
  *     --hide DIR                with --isolate: DIR is covered by an empty read-only tmpfs
  *     --uid N                   become uid and gid N (after the set-up, before the exec)
@@ -148,7 +148,7 @@ int main(int argc, char **argv)
 
     const char *isolate = NULL, *program = NULL, *netns = NULL, *hidden[MAX_HIDDEN];
     int hidden_count = 0, program_at = 0;
-    long long uid = -1, map_uid = -1, map_gid = -1, tmp_owner = -1;
+    long long uid = -1, map_uid = -1, map_gid = -1, tmp_owner = -1, tmp_group = -1;
     unsigned long long tmp_size = 0;
     unsigned long long cpu = 0, fsize = 0, nofile = 0, nproc = 0, address_space = 0;
     int have_as = 0;
@@ -169,6 +169,8 @@ int main(int argc, char **argv)
             tmp_size = number(value);
         else if (strcmp(option, "--tmp-owner") == 0)
             tmp_owner = (long long)number(value);
+        else if (strcmp(option, "--tmp-group") == 0)
+            tmp_group = (long long)number(value);
         else if (strcmp(option, "--netns") == 0)
             netns = value;
         else if (strcmp(option, "--hide") == 0) {
@@ -206,8 +208,8 @@ int main(int argc, char **argv)
         int user = strcmp(isolate, "user") == 0;
         if (!user && strcmp(isolate, "separate") != 0)
             usage("--isolate separate|user");
-        if (!program || !tmp_size || tmp_owner < 0)
-            usage("--isolate needs --program, --tmp-size and --tmp-owner");
+        if (!program || !tmp_size || tmp_owner < 0 || tmp_group < 0)
+            usage("--isolate needs --program, --tmp-size, --tmp-owner and --tmp-group");
         /* Opened before any mount can cover it. */
         int program_file = open(program, O_RDONLY | O_CLOEXEC);
         if (program_file < 0)
@@ -237,7 +239,7 @@ int main(int argc, char **argv)
          * (a folder on disk does), and all of it goes with the run's last process. */
         char options[128];
         snprintf(options, sizeof options, "size=%llu,nr_inodes=4096,mode=0700,uid=%lld,gid=%lld",
-                 tmp_size, tmp_owner, tmp_owner);
+                 tmp_size, tmp_owner, tmp_group);
         if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, options) < 0)
             fail("mount a tmpfs on /tmp");
         copy_program(program_file, "/tmp/program");

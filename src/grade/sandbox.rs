@@ -397,7 +397,9 @@ impl Sandbox {
         command.current_dir(self.scratch.path());
         command.arg("--program").arg(&program);
         command.args(["--tmp-size", &tmp_size.to_string()]);
+        // A run's own uid is its gid too; in a user namespace only the user's own ids exist.
         command.args(["--tmp-owner", &uid.unwrap_or(own_uid).to_string()]);
+        command.args(["--tmp-group", &uid.unwrap_or(own_gid).to_string()]);
         for folder in &self.hidden {
             command.arg("--hide").arg(folder);
         }
