@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
+use crate::assignment::Project;
 use crate::error::Error;
-use crate::grade::Project;
 
 const SETUP: &str = r#"#!/usr/bin/env bash
 # Gradescope runs this once while building the autograder image.

@@ -1,20 +1,22 @@
-//! The command line (a contract: see `shared/design.md`).
+//! The command line (a contract: see `docs/design.md`): one argument struct per subcommand.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::builder::PossibleValuesParser;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::assignment::spec::Limits;
+use crate::assignment::{Assignment, Project};
 use crate::error::Error;
 use crate::games::{self, Expectation};
 use crate::grade::build::Compiler;
 use crate::grade::cache::BuildCache;
 use crate::grade::sandbox::Sandbox;
 use crate::grade::submission;
-use crate::grade::{self, Assignment, Grader, Project, Settings};
+use crate::grade::{self, Grader, Settings};
 use crate::report::{self, BatchReport};
 
 #[derive(Parser)]
@@ -54,95 +56,11 @@ enum Command {
     ///
     /// PATH is a .c file, a folder of .c/.h files, a .zip, or a folder of submissions (one
     /// file, folder or zip per student).
-    Grade {
-        /// The assignment.
-        #[arg(value_parser = game_ids())]
-        game: String,
-        /// Submissions to grade.
-        #[arg(required = true, value_name = "PATH")]
-        paths: Vec<PathBuf>,
-        /// Report formats, comma-separated or repeated; all come from one grading run.
-        ///
-        /// text: readable report (coloured on a terminal unless NO_COLOR is set;
-        /// REFEREE_COLOR=always|never replaces the terminal check);
-        /// json: the JSON contract plus "groups"; csv: one row per submission for a
-        /// gradebook; junit: JUnit XML for CI; gradescope: Gradescope's results.json (exactly
-        /// one submission); html: one self-contained page for the TA.
-        #[arg(
-            long,
-            value_enum,
-            value_delimiter = ',',
-            default_value = "text",
-            value_name = "FORMAT"
-        )]
-        format: Vec<Format>,
-        /// Where the reports go (default: standard output, one format only).
-        ///
-        /// With one format, FILE is the report. With a folder (an existing one, or a path
-        /// ending in '/') each format is written there as report.txt, report.json,
-        /// report.csv, report.junit.xml, report.gradescope.json, report.html. Any other path
-        /// with several formats is a stem: -o out/grades writes out/grades.json,
-        /// out/grades.csv, … (a trailing format extension such as .json is dropped first).
-        #[arg(short, long, value_name = "FILE|DIR/|STEM")]
-        output: Option<PathBuf>,
-        /// Submissions graded at once (default: the number of cores).
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-        jobs: Option<u16>,
-        /// Wall-clock seconds per run (default: the assignment's spec.toml).
-        #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
-        timeout: Option<f64>,
-        /// Address space per run in MiB (default: the assignment's spec.toml).
-        #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=65536))]
-        memory: Option<u64>,
-        /// Output kept per run in KiB before the program is stopped (default: spec.toml).
-        #[arg(long, value_name = "KIB", value_parser = clap::value_parser!(u64).range(1..=1048576))]
-        output_limit: Option<u64>,
-        /// Exit with status 1 when any submission misses auto-graded points.
-        #[arg(long)]
-        require_full: bool,
-        /// Build with AddressSanitizer and UndefinedBehaviorSanitizer and show their report
-        /// for failing cases: finds out-of-bounds reads and writes, use of freed memory,
-        /// overflows. Slower; scores can differ from a normal build.
-        #[arg(long)]
-        sanitize: bool,
-        /// Folder of the build and run cache (default: REFEREE_CACHE, else
-        /// ~/.cache/referee). Regrading reuses every build whose sources, flags and compiler
-        /// are unchanged, and every run (except timeouts) whose binary, input and limits are.
-        #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
-        cache: Option<PathBuf>,
-        /// Compile and run everything afresh and keep nothing.
-        #[arg(long)]
-        no_cache: bool,
-        /// Run every case in a sandboxed run of its own. By default the cases of a
-        /// submission's program (and of its unit-test harness) share one sandboxed run that
-        /// forks a fresh process per case, in a fresh folder, with the same limits, and kills
-        /// whatever a case leaves running: the same results for far less set-up.
-        #[arg(long)]
-        no_batch: bool,
-    },
+    Grade(GradeArgs),
     /// Print what the reference expects for one case (its exact output).
-    Expect {
-        #[arg(value_parser = game_ids())]
-        game: String,
-        /// The case name (see `referee cases GAME`).
-        case: String,
-        /// Print the case's input (stdin, arguments) before the output.
-        #[arg(long)]
-        input: bool,
-        /// Prefix each expected line with the rubric item it shows.
-        #[arg(long)]
-        tags: bool,
-    },
+    Expect(ExpectArgs),
     /// List the cases of an assignment with the rubric items they test.
-    Cases {
-        #[arg(value_parser = game_ids())]
-        game: String,
-        /// Also write each case to DIR to run it by hand: NAME.stdin, NAME.args (one argument
-        /// per line), NAME.target (`program` or `harness`), NAME.flags (extra compiler flags,
-        /// one per line) and NAME.expected.
-        #[arg(long, value_name = "DIR")]
-        export: Option<PathBuf>,
-    },
+    Cases(CasesArgs),
     /// Write a Gradescope autograder zip for one assignment.
     ///
     /// The zip holds setup.sh (installs a C compiler), run_autograder (grades
@@ -150,31 +68,157 @@ enum Command {
     /// executable, and the assignment's specs/ and cases/. Build referee on a system no newer
     /// than Gradescope's image (its glibc must be at least as new as the one referee was
     /// linked against).
-    GradescopeBundle {
-        #[arg(value_parser = game_ids())]
-        game: String,
-        /// The zip to write.
-        #[arg(short, long, value_name = "ZIP", default_value = "autograder.zip")]
-        output: PathBuf,
-    },
+    GradescopeBundle(GradescopeBundleArgs),
     /// Check saved outputs of a trace-graded assignment (LUDO-CS) against the rules.
     ///
     /// Each FILE is one printed game (e.g. `./ludo > game.txt`). The trace checker replays
     /// it and prints every violation with its line number, the readings it detected and the
     /// per-item score the grader would give. Exit status 1 when a file loses points.
-    CheckTrace {
-        #[arg(value_parser = game_ids())]
-        game: String,
-        /// Saved program outputs, one game per file.
-        #[arg(required = true, value_name = "FILE")]
-        files: Vec<PathBuf>,
-    },
+    CheckTrace(CheckTraceArgs),
     /// Grade the model solutions in reference/; exit 1 unless each gets full marks.
-    CheckReference {
-        /// One assignment (default: every assignment with a reference/ folder).
-        #[arg(value_parser = game_ids())]
-        game: Option<String>,
-    },
+    CheckReference(CheckReferenceArgs),
+}
+
+/// Arguments of `referee grade`.
+#[derive(Args)]
+struct GradeArgs {
+    /// The assignment.
+    #[arg(value_parser = game_ids())]
+    game: String,
+    /// Submissions to grade.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// Report formats, comma-separated or repeated; all come from one grading run.
+    ///
+    /// text: readable report (coloured on a terminal unless NO_COLOR is set;
+    /// REFEREE_COLOR=always|never replaces the terminal check);
+    /// json: the JSON contract plus "groups"; csv: one row per submission for a
+    /// gradebook; junit: JUnit XML for CI; gradescope: Gradescope's results.json (exactly
+    /// one submission); html: one self-contained page for the TA.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "text",
+        value_name = "FORMAT"
+    )]
+    format: Vec<Format>,
+    /// Where the reports go (default: standard output, one format only).
+    ///
+    /// With one format, FILE is the report. With a folder (an existing one, or a path
+    /// ending in '/') each format is written there as report.txt, report.json,
+    /// report.csv, report.junit.xml, report.gradescope.json, report.html. Any other path
+    /// with several formats is a stem: -o out/grades writes out/grades.json,
+    /// out/grades.csv, … (a trailing format extension such as .json is dropped first).
+    #[arg(short, long, value_name = "FILE|DIR/|STEM")]
+    output: Option<PathBuf>,
+    /// Submissions graded at once (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+    #[command(flatten)]
+    limits: LimitOverrides,
+    /// Exit with status 1 when any submission misses auto-graded points.
+    #[arg(long)]
+    require_full: bool,
+    /// Build with AddressSanitizer and UndefinedBehaviorSanitizer and show their report
+    /// for failing cases: finds out-of-bounds reads and writes, use of freed memory,
+    /// overflows. Slower; scores can differ from a normal build.
+    #[arg(long)]
+    sanitize: bool,
+    /// Folder of the build and run cache (default: REFEREE_CACHE, else
+    /// ~/.cache/referee). Regrading reuses every build whose sources, flags and compiler
+    /// are unchanged, and every run (except timeouts) whose binary, input and limits are.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    cache: Option<PathBuf>,
+    /// Compile and run everything afresh and keep nothing.
+    #[arg(long)]
+    no_cache: bool,
+    /// Run every case in a sandboxed run of its own. By default the cases of a
+    /// submission's program (and of its unit-test harness) share one sandboxed run that
+    /// forks a fresh process per case, in a fresh folder, with the same limits, and kills
+    /// whatever a case leaves running: the same results for far less set-up.
+    #[arg(long)]
+    no_batch: bool,
+}
+
+/// Command-line overrides of the assignment's `[limits]`, applied in one place (`apply`).
+#[derive(Args)]
+struct LimitOverrides {
+    /// Wall-clock seconds per run (default: the assignment's spec.toml).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    timeout: Option<f64>,
+    /// Address space per run in MiB (default: the assignment's spec.toml).
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=65536))]
+    memory: Option<u64>,
+    /// Output kept per run in KiB before the program is stopped (default: spec.toml).
+    #[arg(long, value_name = "KIB", value_parser = clap::value_parser!(u64).range(1..=1048576))]
+    output_limit: Option<u64>,
+}
+
+impl LimitOverrides {
+    /// The spec's limits with every override given on the command line.
+    fn apply(&self, spec: &Limits) -> Limits {
+        let mut limits = spec.clone();
+        limits.timeout = self.timeout.unwrap_or(limits.timeout);
+        limits.memory_mb = self.memory.unwrap_or(limits.memory_mb);
+        limits.output_kb = self.output_limit.unwrap_or(limits.output_kb);
+        limits
+    }
+}
+
+/// Arguments of `referee expect`.
+#[derive(Args)]
+struct ExpectArgs {
+    #[arg(value_parser = game_ids())]
+    game: String,
+    /// The case name (see `referee cases GAME`).
+    case: String,
+    /// Print the case's input (stdin, arguments) before the output.
+    #[arg(long)]
+    input: bool,
+    /// Prefix each expected line with the rubric item it shows.
+    #[arg(long)]
+    tags: bool,
+}
+
+/// Arguments of `referee cases`.
+#[derive(Args)]
+struct CasesArgs {
+    #[arg(value_parser = game_ids())]
+    game: String,
+    /// Also write each case to DIR to run it by hand: NAME.stdin, NAME.args (one argument
+    /// per line), NAME.target (`program` or `harness`), NAME.flags (extra compiler flags,
+    /// one per line) and NAME.expected.
+    #[arg(long, value_name = "DIR")]
+    export: Option<PathBuf>,
+}
+
+/// Arguments of `referee gradescope-bundle`.
+#[derive(Args)]
+struct GradescopeBundleArgs {
+    #[arg(value_parser = game_ids())]
+    game: String,
+    /// The zip to write.
+    #[arg(short, long, value_name = "ZIP", default_value = "autograder.zip")]
+    output: PathBuf,
+}
+
+/// Arguments of `referee check-trace`.
+#[derive(Args)]
+struct CheckTraceArgs {
+    #[arg(value_parser = game_ids())]
+    game: String,
+    /// Saved program outputs, one game per file.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+}
+
+/// Arguments of `referee check-reference`.
+#[derive(Args)]
+struct CheckReferenceArgs {
+    /// One assignment (default: every assignment with a reference/ folder).
+    #[arg(value_parser = game_ids())]
+    game: Option<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -293,178 +337,179 @@ fn parse_timeout(text: &str) -> Result<f64, String> {
 pub fn run(cli: Cli) -> Result<i32, Error> {
     let project = || Project::locate(cli.root.as_deref());
     match cli.command {
-        Command::Grade {
-            game,
-            paths,
-            format,
-            output,
-            jobs,
-            timeout,
-            memory,
-            output_limit,
-            require_full,
-            sanitize,
-            cache,
-            no_cache,
-            no_batch,
-        } => {
-            let destinations = destinations(&format, output.as_deref())?;
-            let project = project()?;
-            let assignment = Assignment::load(&project, &game)?;
-            let submissions = submission::discover(&paths, assignment.spec.submission.layout)?;
-            if format.contains(&Format::Gradescope) && submissions.len() != 1 {
-                return Err(report::gradescope::one_submission_error(submissions.len()));
-            }
-            let compiler = Compiler::find()?;
-            let cache_dir = if no_cache {
-                None
-            } else {
-                cache.or_else(BuildCache::default_dir)
-            };
-            let build_cache = cache_dir
-                .map(|dir| {
-                    BuildCache::open(dir.clone()).map_err(|e| {
-                        Error::config(format!("{}: cannot use as build cache: {e}", dir.display()))
-                    })
-                })
-                .transpose()?;
-            let sandbox = new_sandbox(&project, build_cache.as_ref().map(BuildCache::root))?;
-            let mut limits = assignment.spec.limits.clone();
-            limits.memory_mb = memory.unwrap_or(limits.memory_mb);
-            limits.output_kb = output_limit.unwrap_or(limits.output_kb);
-            let mut settings = Settings::new(&limits, timeout, jobs.map(usize::from));
-            if sanitize {
-                settings = settings.with_sanitizers();
-            }
-            settings.batch_cases = !no_batch;
-            let grader = Grader {
-                compiler: &compiler,
-                sandbox: &sandbox,
-                cache: build_cache.as_ref(),
-                settings: &settings,
-            };
-            let started = Instant::now();
-            let bar = progress_bar(submissions.len());
-            let batch =
-                grade::grade_with_progress(&assignment, &submissions, &grader, &|graded| {
-                    if let Some(bar) = &bar {
-                        bar.set_message(graded.name.clone());
-                        bar.inc(1);
-                    }
-                })?;
-            if let Some(bar) = &bar {
-                bar.finish_and_clear();
-            }
-            let seconds = started.elapsed().as_secs_f64();
-            for (format, path) in &destinations {
-                let text = match format {
-                    Format::Text if path.is_none() => {
-                        report::text::render_with(&batch, report::text::Paint::for_stdout())
-                    }
-                    Format::Text => report::text::render(&batch),
-                    Format::Json => report::json::render(&batch),
-                    Format::Csv => report::csv::render(&batch),
-                    Format::Junit => report::junit::render(&batch),
-                    Format::Gradescope => report::gradescope::render(&batch, seconds)?,
-                    Format::Html => report::html::render(&batch),
-                };
-                emit(&text, path.as_deref())?;
-            }
-            if destinations.iter().all(|(_, path)| path.is_some()) {
-                for (_, path) in &destinations {
-                    if let Some(path) = path {
-                        eprintln!("wrote {}", path.display());
-                    }
-                }
-                eprintln!("{}", report::text::summary(&batch));
-            }
-            let missing = batch.submissions.iter().any(|s| !s.full_marks());
-            Ok(if require_full && missing { 1 } else { 0 })
-        }
-        Command::Expect {
-            game,
-            case,
-            input,
-            tags,
-        } => {
-            let project = project()?;
-            let assignment = Assignment::load(&project, &game)?;
-            let found = assignment.case(&case).ok_or_else(|| {
-                Error::config(format!(
-                    "{game} has no case named '{case}' (list them with `referee cases {game}`)"
-                ))
-            })?;
-            let mut out = String::new();
-            if input {
-                if !found.prepared.args.is_empty() {
-                    out.push_str(&format!("# arguments: {:?}\n", found.prepared.args));
-                }
-                out.push_str("# stdin:\n");
-                out.push_str(&found.prepared.stdin);
-                out.push_str("# expected output:\n");
-            }
-            let transcript = match &found.prepared.expect {
-                Expectation::Transcript(t) => t,
-                Expectation::Trace { example, .. } => example,
-            };
-            if tags {
-                for line in transcript.lines() {
-                    out.push_str(&format!("{:>16} | {}\n", line.item, line.text));
-                }
-            } else {
-                out.push_str(&transcript.text());
-            }
-            emit(&out, None)?;
-            Ok(0)
-        }
-        Command::Cases { game, export } => {
-            let project = project()?;
-            let assignment = Assignment::load(&project, &game)?;
-            if let Some(dir) = &export {
-                export_cases(&assignment, dir)?;
-            }
-            let width = assignment
-                .cases
-                .iter()
-                .map(|c| c.spec.name.len())
-                .max()
-                .unwrap_or(4);
-            let mut out = String::new();
-            for case in &assignment.cases {
-                let kind = format!("{:?}", case.spec.kind).to_lowercase();
-                out.push_str(&format!(
-                    "{:<width$}  {:<7}  {}{}\n",
-                    case.spec.name,
-                    kind,
-                    case.items.join(","),
-                    case.spec
-                        .description
-                        .as_deref()
-                        .map(|d| format!("  — {d}"))
-                        .unwrap_or_default()
-                ));
-            }
-            out.push_str(&format!("{} cases\n", assignment.cases.len()));
-            emit(&out, None)?;
-            Ok(0)
-        }
-        Command::GradescopeBundle { game, output } => {
-            let project = project()?;
-            // Loading checks that the spec and cases are sound before they are shipped.
-            Assignment::load(&project, &game)?;
-            crate::bundle::write(&project, &game, &output)?;
-            eprintln!("wrote {}", output.display());
-            Ok(0)
-        }
-        Command::CheckTrace { game, files } => {
-            let project = project()?;
-            check_trace_files(&project, &game, &files)
-        }
-        Command::CheckReference { game } => {
-            let project = project()?;
-            check_reference(&project, game.as_deref())
-        }
+        Command::Grade(args) => grade(&project()?, args),
+        Command::Expect(args) => expect(&project()?, args),
+        Command::Cases(args) => cases(&project()?, args),
+        Command::GradescopeBundle(args) => gradescope_bundle(&project()?, args),
+        Command::CheckTrace(args) => check_trace_files(&project()?, &args.game, &args.files),
+        Command::CheckReference(args) => check_reference(&project()?, args.game.as_deref()),
     }
+}
+
+/// `referee grade`.
+fn grade(project: &Project, args: GradeArgs) -> Result<i32, Error> {
+    let GradeArgs {
+        game,
+        paths,
+        format,
+        output,
+        jobs,
+        require_full,
+        sanitize,
+        cache,
+        no_cache,
+        no_batch,
+        limits,
+    } = args;
+    let destinations = destinations(&format, output.as_deref())?;
+    let assignment = Assignment::load(project, &game)?;
+    let submissions = submission::discover(&paths, assignment.spec.submission.layout)?;
+    if format.contains(&Format::Gradescope) && submissions.len() != 1 {
+        return Err(report::gradescope::one_submission_error(submissions.len()));
+    }
+    let compiler = Compiler::find()?;
+    let cache_dir = if no_cache {
+        None
+    } else {
+        cache.or_else(BuildCache::default_dir)
+    };
+    let build_cache = cache_dir
+        .map(|dir| {
+            BuildCache::open(dir.clone()).map_err(|e| {
+                Error::config(format!("{}: cannot use as build cache: {e}", dir.display()))
+            })
+        })
+        .transpose()?;
+    let sandbox = new_sandbox(project, build_cache.as_ref().map(BuildCache::root))?;
+    let limits = limits.apply(&assignment.spec.limits);
+    let mut settings = Settings::new(&limits, jobs.map(usize::from));
+    if sanitize {
+        settings = settings.with_sanitizers();
+    }
+    settings.batch_cases = !no_batch;
+    let grader = Grader {
+        compiler: &compiler,
+        sandbox: &sandbox,
+        cache: build_cache.as_ref(),
+        settings: &settings,
+    };
+    let started = Instant::now();
+    let bar = progress_bar(submissions.len());
+    let batch = grade::grade_with_progress(&assignment, &submissions, &grader, &|graded| {
+        if let Some(bar) = &bar {
+            bar.set_message(graded.name.clone());
+            bar.inc(1);
+        }
+    })?;
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    for (format, path) in &destinations {
+        let text = match format {
+            Format::Text if path.is_none() => {
+                report::text::render_with(&batch, report::text::Paint::for_stdout())
+            }
+            Format::Text => report::text::render(&batch),
+            Format::Json => report::json::render(&batch),
+            Format::Csv => report::csv::render(&batch),
+            Format::Junit => report::junit::render(&batch),
+            Format::Gradescope => report::gradescope::render(&batch, seconds)?,
+            Format::Html => report::html::render(&batch),
+        };
+        emit(&text, path.as_deref())?;
+    }
+    if destinations.iter().all(|(_, path)| path.is_some()) {
+        for (_, path) in &destinations {
+            if let Some(path) = path {
+                eprintln!("wrote {}", path.display());
+            }
+        }
+        eprintln!("{}", report::text::summary(&batch));
+    }
+    let missing = batch.submissions.iter().any(|s| !s.full_marks());
+    Ok(if require_full && missing { 1 } else { 0 })
+}
+
+/// `referee expect`.
+fn expect(project: &Project, args: ExpectArgs) -> Result<i32, Error> {
+    let ExpectArgs {
+        game,
+        case,
+        input,
+        tags,
+    } = args;
+    let assignment = Assignment::load(project, &game)?;
+    let found = assignment.case(&case).ok_or_else(|| {
+        Error::config(format!(
+            "{game} has no case named '{case}' (list them with `referee cases {game}`)"
+        ))
+    })?;
+    let mut out = String::new();
+    if input {
+        if !found.prepared.args.is_empty() {
+            out.push_str(&format!("# arguments: {:?}\n", found.prepared.args));
+        }
+        out.push_str("# stdin:\n");
+        out.push_str(&found.prepared.stdin);
+        out.push_str("# expected output:\n");
+    }
+    let transcript = match &found.prepared.expect {
+        Expectation::Transcript(t) => t,
+        Expectation::Trace { example, .. } => example,
+    };
+    if tags {
+        for line in transcript.lines() {
+            out.push_str(&format!("{:>16} | {}\n", line.item, line.text));
+        }
+    } else {
+        out.push_str(&transcript.text());
+    }
+    emit(&out, None)?;
+    Ok(0)
+}
+
+/// `referee cases`.
+fn cases(project: &Project, args: CasesArgs) -> Result<i32, Error> {
+    let CasesArgs { game, export } = args;
+    let assignment = Assignment::load(project, &game)?;
+    if let Some(dir) = &export {
+        export_cases(&assignment, dir)?;
+    }
+    let width = assignment
+        .cases
+        .iter()
+        .map(|c| c.spec.name.len())
+        .max()
+        .unwrap_or(4);
+    let mut out = String::new();
+    for case in &assignment.cases {
+        let kind = format!("{:?}", case.spec.kind).to_lowercase();
+        out.push_str(&format!(
+            "{:<width$}  {:<7}  {}{}\n",
+            case.spec.name,
+            kind,
+            case.items.join(","),
+            case.spec
+                .description
+                .as_deref()
+                .map(|d| format!("  — {d}"))
+                .unwrap_or_default()
+        ));
+    }
+    out.push_str(&format!("{} cases\n", assignment.cases.len()));
+    emit(&out, None)?;
+    Ok(0)
+}
+
+/// `referee gradescope-bundle`.
+fn gradescope_bundle(project: &Project, args: GradescopeBundleArgs) -> Result<i32, Error> {
+    let GradescopeBundleArgs { game, output } = args;
+    // Loading checks that the spec and cases are sound before they are shipped.
+    Assignment::load(project, &game)?;
+    crate::bundle::write(project, &game, &output)?;
+    eprintln!("wrote {}", output.display());
+    Ok(0)
 }
 
 fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> {
@@ -483,7 +528,7 @@ fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> 
         let assignment = Assignment::load(project, id)?;
         let dir = project.reference_dir(id);
         let submissions = submission::discover(&[dir], assignment.spec.submission.layout)?;
-        let settings = Settings::new(&assignment.spec.limits, None, None);
+        let settings = Settings::new(&assignment.spec.limits, None);
         // Always built afresh: this is the check CI relies on.
         let grader = Grader {
             compiler: &compiler,

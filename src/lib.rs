@@ -1,11 +1,11 @@
 //! referee: autograder and reference checker for C board-game assignments.
 
+pub mod assignment;
 pub mod bundle;
-pub mod cases;
 pub mod cli;
+pub mod compare;
 pub mod error;
 pub mod games;
 pub mod grade;
 pub mod report;
 pub mod rng;
-pub mod spec;

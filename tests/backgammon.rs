@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use assert_cmd::Command as BinCommand;
-use referee::cases::{load_dir, CaseKind};
-use referee::games::{self, Expectation};
+use referee::assignment::cases::load_dir;
+use referee::games::{self, CaseKind, Expectation};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

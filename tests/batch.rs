@@ -4,9 +4,10 @@
 mod common;
 
 use common::root;
+use referee::assignment::{Assignment, Project};
 use referee::grade::build::Compiler;
 use referee::grade::sandbox::Sandbox;
-use referee::grade::{self, submission, Assignment, Grader, Project, Settings};
+use referee::grade::{self, submission, Grader, Settings};
 use serde_json::Value;
 
 /// Grades `folder` as `game` without a cache; the report as JSON and the sandboxed runs made.
@@ -18,7 +19,7 @@ fn grade_folder(game: &str, folder: &str, batch_cases: bool) -> (Value, usize) {
             .expect("the submissions");
     let compiler = Compiler::find().expect("a C compiler");
     let sandbox = Sandbox::new(vec![root()]).expect("the sandbox");
-    let mut settings = Settings::new(&assignment.spec.limits, None, None);
+    let mut settings = Settings::new(&assignment.spec.limits, None);
     settings.batch_cases = batch_cases;
     let grader = Grader {
         compiler: &compiler,

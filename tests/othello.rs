@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use referee::cases::load_dir;
+use referee::assignment::cases::load_dir;
 use referee::games::{self, Expectation};
 use serde_json::Value;
 

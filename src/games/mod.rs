@@ -1,15 +1,16 @@
 //! Pure rule engines: a case in, the expected transcript out. No I/O, no processes, no clock.
 
 pub mod backgammon;
+pub mod case;
 pub mod ludo;
 pub mod othello;
 pub mod reversi;
 pub mod transcript;
 pub mod trouble;
 
+pub use case::{CaseKind, CaseSpec};
 pub use transcript::{Line, Transcript};
 
-use crate::cases::CaseSpec;
 use crate::error::Error;
 
 /// Which binary a case runs.
@@ -74,15 +75,46 @@ pub trait Game: Sync {
     /// The id used on the command line and as the folder name under `cases/`, `specs/`.
     fn id(&self) -> &'static str;
 
-    /// Expands one case into what to run and what it must print. Errors name the case
-    /// (use `case.error(..)`).
-    fn prepare(&self, case: &CaseSpec) -> Result<Prepared, Error>;
+    /// Expands one case into what to run and what it must print, by its kind. Games do not
+    /// override this: they implement the `prepare_*` method of each kind they have.
+    fn prepare(&self, case: &CaseSpec) -> Result<Prepared, Error> {
+        match case.kind {
+            CaseKind::Program => self.prepare_program(case),
+            CaseKind::Unit => self.prepare_unit(case),
+            CaseKind::Trace => self.prepare_trace(case),
+        }
+    }
+
+    /// A program case (`kind = "program"`). Errors name the case (use `case.error(..)`).
+    fn prepare_program(&self, case: &CaseSpec) -> Result<Prepared, Error> {
+        Err(no_such_kind(self.id(), case))
+    }
+
+    /// A unit case (`kind = "unit"`): the harness calls one function.
+    fn prepare_unit(&self, case: &CaseSpec) -> Result<Prepared, Error> {
+        Err(no_such_kind(self.id(), case))
+    }
+
+    /// A trace case (`kind = "trace"`): judged by `check_trace`.
+    fn prepare_trace(&self, case: &CaseSpec) -> Result<Prepared, Error> {
+        Err(no_such_kind(self.id(), case))
+    }
 
     /// Judges one run of a trace case (`Expectation::Trace`). Only games with trace cases
     /// implement it.
     fn check_trace(&self, case: &CaseSpec, _run: &TraceRun) -> Result<Vec<ItemVerdict>, Error> {
         Err(case.error(format!("{} has no trace checker", self.id())))
     }
+}
+
+/// The error for a case of a kind the game does not have.
+fn no_such_kind(game: &str, case: &CaseSpec) -> Error {
+    let kind = match case.kind {
+        CaseKind::Program => "program",
+        CaseKind::Unit => "unit",
+        CaseKind::Trace => "trace",
+    };
+    case.error(format!("{game} has no {kind} cases"))
 }
 
 /// One finished run of a trace case, as the checker sees it.

@@ -5,8 +5,8 @@
 use serde::Deserialize;
 
 use super::{Game, Prepared, Transcript};
-use crate::cases::{CaseKind, CaseSpec};
 use crate::error::Error;
+use crate::games::CaseSpec;
 
 /// Rubric items (a contract: `specs/othello/spec.toml` uses the same ids).
 pub const ARGUMENTS: &str = "arguments";
@@ -562,18 +562,15 @@ impl Game for Othello {
         "othello"
     }
 
-    fn prepare(&self, case: &CaseSpec) -> Result<Prepared, Error> {
-        match case.kind {
-            CaseKind::Program => run_program(case, &case.parse()?),
-            CaseKind::Unit | CaseKind::Trace => Err(case.error("othello has program cases only")),
-        }
+    fn prepare_program(&self, case: &CaseSpec) -> Result<Prepared, Error> {
+        run_program(case, &case.parse()?)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Expectation;
+    use crate::games::{CaseKind, Expectation};
 
     fn case(fields: &str) -> CaseSpec {
         CaseSpec {
@@ -816,7 +813,7 @@ moves = ["1 2", "x", "1 1"]"#);
     #[test]
     fn the_case_files_show_what_their_groups_promise() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/othello");
-        let cases = crate::cases::load_dir(&dir).expect("the case files load");
+        let cases = crate::assignment::cases::load_dir(&dir).expect("the case files load");
         assert!(cases.len() >= 40, "{} cases", cases.len());
         let mut sizes = Vec::new();
         for case in &cases {

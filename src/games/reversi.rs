@@ -4,8 +4,8 @@
 use serde::Deserialize;
 
 use super::{Game, Prepared, Transcript};
-use crate::cases::{CaseKind, CaseSpec};
 use crate::error::Error;
+use crate::games::CaseSpec;
 
 pub const BOARD: &str = "board";
 pub const CONFIGURATION: &str = "configuration";
@@ -350,19 +350,19 @@ impl Game for Reversi {
         "reversi"
     }
 
-    fn prepare(&self, case: &CaseSpec) -> Result<Prepared, Error> {
-        match case.kind {
-            CaseKind::Program => run_program(case, &case.parse()?),
-            CaseKind::Unit => run_unit(case, &case.parse()?),
-            CaseKind::Trace => Err(case.error("reversi has no trace cases")),
-        }
+    fn prepare_program(&self, case: &CaseSpec) -> Result<Prepared, Error> {
+        run_program(case, &case.parse()?)
+    }
+
+    fn prepare_unit(&self, case: &CaseSpec) -> Result<Prepared, Error> {
+        run_unit(case, &case.parse()?)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Expectation;
+    use crate::games::{CaseKind, Expectation};
 
     fn program(n: usize, config: &[&str], mv: &str) -> (String, Transcript) {
         let mut fields = toml::Table::new();

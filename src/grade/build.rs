@@ -8,9 +8,9 @@ use std::time::Duration;
 use super::cache::{self, BuildCache};
 use super::sandbox::{self, RunLimits, RunRequest, Sandbox, Termination};
 use super::submission::Submission;
+use crate::assignment::spec::Spec;
 use crate::error::Error;
 use crate::games::Target;
-use crate::spec::Spec;
 
 const RUNTIME_SOURCE: &str = include_str!("referee_rt.c");
 const RUNTIME_NAME: &str = "referee_rt.c";

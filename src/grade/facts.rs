@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::spec::FactsSpec;
+use crate::assignment::spec::FactsSpec;
 
 /// An identifier in the code with what it is used as.
 struct Token {

@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use crate::assignment::spec::Layout;
 use crate::error::Error;
-use crate::spec::Layout;
 
 /// One student's work as read from disk.
 #[derive(Debug, Clone)]

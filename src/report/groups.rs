@@ -87,7 +87,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::grade::compare::Mismatch;
+    use crate::compare::Mismatch;
     use crate::report::model::BuildReport;
     use crate::report::Status;
 

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::grade::compare::Mismatch;
+use crate::compare::Mismatch;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct BatchReport {

@@ -241,7 +241,7 @@ fn render_failure(out: &mut String, run: &CaseRun, paint: Paint) {
         let _ = writeln!(out, "    input:");
         push_cut(out, &run.stdin, MAX_STDIN_LINES, "      ");
     }
-    if run.mismatch != super::super::grade::compare::Mismatch::None && !run.diff.is_empty() {
+    if run.mismatch != crate::compare::Mismatch::None && !run.diff.is_empty() {
         let _ = writeln!(out, "    difference: {}", run.mismatch.describe());
     }
     for note in &run.notes {
@@ -309,11 +309,7 @@ fn points(value: f64) -> String {
 fn push_cut(out: &mut String, text: &str, max_lines: usize, indent: &str) {
     let lines: Vec<&str> = text.lines().collect();
     for line in lines.iter().take(max_lines) {
-        let _ = writeln!(
-            out,
-            "{indent}{}",
-            super::super::grade::compare::visible(line)
-        );
+        let _ = writeln!(out, "{indent}{}", crate::compare::visible(line));
     }
     if lines.len() > max_lines {
         let _ = writeln!(out, "{indent}… {} more lines", lines.len() - max_lines);

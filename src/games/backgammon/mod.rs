@@ -12,8 +12,8 @@ use serde::Deserialize;
 use self::board::{check_board_bounds, check_die, Board, Colour, NUM_PIECES};
 use self::play::{Move, Policy, Scripted, Stats, Style};
 use super::{Game, Prepared, Transcript};
-use crate::cases::{CaseKind, CaseSpec};
 use crate::error::Error;
+use crate::games::CaseSpec;
 use crate::rng::glibc::GlibcRandom;
 
 pub const PRINT_BOARD: &str = "print_board";
@@ -380,25 +380,23 @@ impl Game for Backgammon {
         "backgammon"
     }
 
-    fn prepare(&self, case: &CaseSpec) -> Result<Prepared, Error> {
-        match case.kind {
-            CaseKind::Program => {
-                let game = expand_program(case)?;
-                let mut prepared = Prepared::program(game.stdin, game.transcript);
-                prepared.srandom_seed = game.dice_seed;
-                Ok(prepared)
-            }
-            CaseKind::Unit => run_unit(case),
-            CaseKind::Trace => Err(case.error("backgammon has no trace cases")),
-        }
+    fn prepare_program(&self, case: &CaseSpec) -> Result<Prepared, Error> {
+        let game = expand_program(case)?;
+        let mut prepared = Prepared::program(game.stdin, game.transcript);
+        prepared.srandom_seed = game.dice_seed;
+        Ok(prepared)
+    }
+
+    fn prepare_unit(&self, case: &CaseSpec) -> Result<Prepared, Error> {
+        run_unit(case)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::load_dir;
-    use crate::games::Expectation;
+    use crate::assignment::cases::load_dir;
+    use crate::games::{CaseKind, Expectation};
     use std::collections::BTreeSet;
 
     fn cases() -> Vec<CaseSpec> {

@@ -9,8 +9,8 @@ pub mod sim;
 use serde::Deserialize;
 
 use super::{Expectation, Game, ItemVerdict, Prepared, Target, TraceRun};
-use crate::cases::{CaseKind, CaseSpec};
 use crate::error::Error;
+use crate::games::{CaseKind, CaseSpec};
 
 pub const MESSAGES: &str = "messages";
 pub const RULES: &str = "rules";
@@ -34,10 +34,7 @@ impl Game for Ludo {
         "ludo"
     }
 
-    fn prepare(&self, case: &CaseSpec) -> Result<Prepared, Error> {
-        if case.kind != CaseKind::Trace {
-            return Err(case.error("ludo has only trace cases (kind = \"trace\")"));
-        }
+    fn prepare_trace(&self, case: &CaseSpec) -> Result<Prepared, Error> {
         let trace: TraceCase = case.parse()?;
         if trace.runs == 0 {
             return Err(case.error("runs must be at least 1"));

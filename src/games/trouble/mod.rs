@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::{Game, Prepared, Transcript};
-use crate::cases::{CaseKind, CaseSpec};
 use crate::error::Error;
+use crate::games::CaseSpec;
 use board::{location_name, parse_location, Board, HOME, PIECES};
 use play::{Choice, Ending, Policy, Scripted};
 
@@ -355,12 +355,12 @@ impl Game for Trouble {
         "trouble"
     }
 
-    fn prepare(&self, case: &CaseSpec) -> Result<Prepared, Error> {
-        match case.kind {
-            CaseKind::Program => run_program(case, &case.parse()?),
-            CaseKind::Unit => run_unit(case, &case.parse()?),
-            CaseKind::Trace => Err(case.error("trouble has no trace cases")),
-        }
+    fn prepare_program(&self, case: &CaseSpec) -> Result<Prepared, Error> {
+        run_program(case, &case.parse()?)
+    }
+
+    fn prepare_unit(&self, case: &CaseSpec) -> Result<Prepared, Error> {
+        run_unit(case, &case.parse()?)
     }
 }
 

@@ -1,5 +1,5 @@
 use super::*;
-use crate::games::Expectation;
+use crate::games::{CaseKind, Expectation};
 
 fn case(kind: CaseKind, fields: &str) -> CaseSpec {
     CaseSpec {
@@ -339,7 +339,8 @@ gFinish: -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"
 
 #[test]
 fn every_case_file_prepares_and_the_suite_has_its_size() {
-    let cases = crate::cases::load_dir(std::path::Path::new("cases/trouble")).expect("cases load");
+    let cases = crate::assignment::cases::load_dir(std::path::Path::new("cases/trouble"))
+        .expect("cases load");
     let (mut units, mut games) = (0, 0);
     for case in &cases {
         let prepared = Trouble.prepare(case).unwrap_or_else(|e| panic!("{e}"));
@@ -369,7 +370,8 @@ fn every_case_file_prepares_and_the_suite_has_its_size() {
 
 #[test]
 fn the_rubric_has_the_handout_points() {
-    let spec = crate::spec::Spec::load(std::path::Path::new("specs/trouble")).expect("spec loads");
+    let spec = crate::assignment::spec::Spec::load(std::path::Path::new("specs/trouble"))
+        .expect("spec loads");
     let auto: Vec<(&str, f64)> = spec
         .items
         .iter()

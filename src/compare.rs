@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 use similar::{capture_diff_slices, group_diff_ops, Algorithm, DiffOp};
 
+use crate::assignment::spec::CompareMode;
 use crate::games::Transcript;
-use crate::spec::CompareMode;
 
 /// What kind of difference there is between the outputs, judged on the raw text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -1,0 +1,389 @@
+//! From one case's run(s) to its record and its status in each rubric item. The rule that
+//! turns a comparison into item statuses (`transcript_status`, `trace_status`) is pure.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use crate::assignment::{Assignment, PreparedCase};
+use crate::compare::{self, Mismatch};
+use crate::games::{TraceRun, Transcript};
+use crate::report::{CaseResult, CaseRun, Status};
+
+use super::sandbox::{self, RunLimits, RunOutcome, Termination};
+
+/// One case judged: its run record, and its result in each item it touches.
+pub type Judged = (CaseRun, Vec<(String, CaseResult)>);
+
+/// The status of `item` in a transcript case. A run that ended abnormally (crash, timeout,
+/// output cut) costs the items whose lines it spoiled; when everything printed so far
+/// matched, the item that should have finished the run (`last_item`, the item of the last
+/// expected line). A run that ended normally fails the items whose lines differ (an extra
+/// line is already charged by the comparison to the item it follows), and every item when
+/// the exit status is wrong.
+pub fn transcript_status(
+    item: &str,
+    failed_items: &BTreeSet<&str>,
+    last_item: Option<&str>,
+    termination: Termination,
+    wrong_exit: bool,
+) -> Status {
+    let abnormal = match termination {
+        Termination::Exited(_) => None,
+        Termination::Signaled(_) => Some(Status::Crash),
+        Termination::Timeout => Some(Status::Timeout),
+        Termination::OutputLimit => Some(Status::OutputLimit),
+    };
+    let spoiled = failed_items.contains(item);
+    match abnormal {
+        Some(status) if spoiled => status,
+        Some(status) if failed_items.is_empty() && last_item == Some(item) => status,
+        Some(_) => Status::Pass,
+        None if wrong_exit || spoiled => Status::Fail,
+        None => Status::Pass,
+    }
+}
+
+/// The status of an item in a trace case: a pass when every run earned it in full, else what
+/// went worst over the runs (`worst`: the last run that did not exit with status 0).
+pub fn trace_status(fraction: f64, worst: Termination) -> Status {
+    if fraction >= 1.0 - 1e-9 {
+        return Status::Pass;
+    }
+    match worst {
+        Termination::Timeout => Status::Timeout,
+        Termination::OutputLimit => Status::OutputLimit,
+        Termination::Signaled(_) => Status::Crash,
+        Termination::Exited(_) => Status::Fail,
+    }
+}
+
+/// Judges a transcript case's run: one comparison, then a status per item.
+pub fn judge_transcript(
+    assignment: &Assignment,
+    case: &PreparedCase,
+    expected: &Transcript,
+    outcome: &RunOutcome,
+    limits: &RunLimits,
+) -> Judged {
+    let actual = String::from_utf8_lossy(&outcome.stdout);
+    let comparison = compare::compare(expected, &actual, assignment.spec.compare.mode);
+    let mut notes = Vec::new();
+    let wrong_exit = match (case.prepared.exit_code, outcome.termination) {
+        (Some(want), Termination::Exited(got)) if want != got => {
+            notes.push(format!("the program must exit with status {want}"));
+            true
+        }
+        _ => false,
+    };
+    let last_item = expected.lines().last().map(|l| l.item);
+    let statuses: Vec<(String, Status)> = case
+        .items
+        .iter()
+        .map(|item| {
+            let status = transcript_status(
+                item,
+                &comparison.failed_items,
+                last_item,
+                outcome.termination,
+                wrong_exit,
+            );
+            (item.clone(), status)
+        })
+        .collect();
+    let per_item = statuses
+        .iter()
+        .map(|(item, status)| {
+            let passed = *status == Status::Pass;
+            (
+                item.clone(),
+                CaseResult {
+                    name: case.spec.name.clone(),
+                    status: *status,
+                    mismatch: if passed {
+                        Mismatch::None
+                    } else {
+                        comparison.mismatch
+                    },
+                    diff: if passed {
+                        String::new()
+                    } else {
+                        comparison.diff.clone()
+                    },
+                    fraction: if passed { 1.0 } else { 0.0 },
+                },
+            )
+        })
+        .collect();
+    (
+        CaseRun {
+            mismatch: comparison.mismatch,
+            diff: comparison.diff,
+            notes,
+            stderr: String::from_utf8_lossy(&outcome.stderr).into_owned(),
+            output_digest: Some(crate::report::groups::digest(&outcome.stdout)),
+            elapsed: outcome.elapsed,
+            ..case_run(case, statuses, describe_end(outcome.termination, limits))
+        },
+        per_item,
+    )
+}
+
+/// Judges the runs of a trace case with the game's checker: each item earns the mean of
+/// its fractions over the runs.
+pub fn judge_trace(
+    assignment: &Assignment,
+    case: &PreparedCase,
+    outcomes: &[RunOutcome],
+    sources: &[(String, String)],
+    limits: &RunLimits,
+) -> Judged {
+    let mut totals: BTreeMap<String, f64> = case.items.iter().map(|i| (i.clone(), 0.0)).collect();
+    let mut notes = Vec::new();
+    let mut worst = Termination::Exited(0);
+    let mut slowest = Duration::ZERO;
+    let runs = outcomes.len().max(1);
+    for (index, outcome) in (1..).zip(outcomes) {
+        if outcome.termination != Termination::Exited(0) {
+            worst = outcome.termination;
+        }
+        slowest = slowest.max(outcome.elapsed);
+        let output = String::from_utf8_lossy(&outcome.stdout);
+        let run = TraceRun {
+            output: &output,
+            timed_out: outcome.termination == Termination::Timeout,
+            sources: Some(sources),
+        };
+        match assignment.game.check_trace(&case.spec, &run) {
+            Ok(verdicts) => {
+                for verdict in verdicts {
+                    if let Some(total) = totals.get_mut(verdict.item) {
+                        *total += verdict.fraction.clamp(0.0, 1.0);
+                    }
+                    notes.extend(
+                        verdict
+                            .notes
+                            .into_iter()
+                            .map(|n| format!("run {index}, {}: {n}", verdict.item)),
+                    );
+                }
+            }
+            Err(e) => notes.push(format!("run {index}: {e}")),
+        }
+    }
+    let mut statuses = Vec::new();
+    let mut per_item = Vec::new();
+    for (item, total) in totals {
+        let fraction = total / runs as f64;
+        let status = trace_status(fraction, worst);
+        statuses.push((item.clone(), status));
+        per_item.push((
+            item.clone(),
+            CaseResult {
+                name: case.spec.name.clone(),
+                status,
+                mismatch: if status == Status::Pass {
+                    Mismatch::None
+                } else {
+                    Mismatch::Content
+                },
+                diff: notes
+                    .iter()
+                    .filter(|n| n.contains(&format!(", {item}: ")))
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                fraction,
+            },
+        ));
+    }
+    (
+        CaseRun {
+            notes,
+            elapsed: slowest,
+            ..case_run(
+                case,
+                statuses,
+                format!("{runs} runs; worst ending: {}", describe_end(worst, limits)),
+            )
+        },
+        per_item,
+    )
+}
+
+/// A case that did not run because its binary did not build: a build error in every item.
+pub fn build_error_run(case: &PreparedCase, log: &str) -> Judged {
+    let per_item = case
+        .items
+        .iter()
+        .map(|item| {
+            (
+                item.clone(),
+                CaseResult {
+                    name: case.spec.name.clone(),
+                    status: Status::BuildError,
+                    mismatch: Mismatch::None,
+                    diff: String::new(),
+                    fraction: 0.0,
+                },
+            )
+        })
+        .collect();
+    let first_line = log.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let items = case
+        .items
+        .iter()
+        .map(|i| (i.clone(), Status::BuildError))
+        .collect();
+    (
+        case_run(
+            case,
+            items,
+            format!("not run: the build failed ({first_line})"),
+        ),
+        per_item,
+    )
+}
+
+/// A case referee itself could not run (reported as a build error, with the reason, so
+/// it is never mistaken for the student's failure or silently scored).
+pub fn referee_failure_run(case: &PreparedCase, reason: &str) -> Judged {
+    let (mut run, per_item) = build_error_run(case, "");
+    run.ended = format!("not run: {reason}");
+    (run, per_item)
+}
+
+/// A case's run record with its identity and input filled in and nothing observed yet.
+fn case_run(case: &PreparedCase, items: Vec<(String, Status)>, ended: String) -> CaseRun {
+    CaseRun {
+        name: case.spec.name.clone(),
+        description: case.spec.description.clone(),
+        args: case.prepared.args.clone(),
+        stdin: case.prepared.stdin.clone(),
+        items,
+        ended,
+        mismatch: Mismatch::None,
+        diff: String::new(),
+        notes: Vec::new(),
+        stderr: String::new(),
+        output_digest: None,
+        elapsed: Duration::ZERO,
+    }
+}
+
+/// How a run ended, in words.
+fn describe_end(termination: Termination, limits: &RunLimits) -> String {
+    match termination {
+        Termination::Exited(code) => format!("exit status {code}"),
+        Termination::Signaled(signal) => sandbox::signal_name(signal),
+        Termination::Timeout => format!(
+            "stopped: still running after {} s (an endless loop, or waiting for input that never comes?)",
+            limits.timeout.as_secs_f64()
+        ),
+        Termination::OutputLimit => format!(
+            "stopped: printed more than {} KiB",
+            limits.output_bytes >> 10
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assignment::spec::CompareMode;
+
+    const ITEMS: [&str; 3] = ["board", "moves", "move"];
+
+    fn transcript() -> Transcript {
+        let mut t = Transcript::new();
+        t.print("board", "board\n");
+        t.print("moves", "moves\n");
+        t.print("move", "move\n");
+        t
+    }
+
+    /// Each item's status when `actual` is what the run printed before it ended so.
+    fn statuses(actual: &str, termination: Termination, wrong_exit: bool) -> Vec<Status> {
+        let expected = transcript();
+        let comparison = compare::compare(&expected, actual, CompareMode::Exact);
+        let last = expected.lines().last().map(|l| l.item);
+        ITEMS
+            .iter()
+            .map(|item| {
+                transcript_status(
+                    item,
+                    &comparison.failed_items,
+                    last,
+                    termination,
+                    wrong_exit,
+                )
+            })
+            .collect()
+    }
+
+    const EXIT_0: Termination = Termination::Exited(0);
+    const SEGV: Termination = Termination::Signaled(11);
+
+    #[test]
+    fn matching_output_passes_every_item() {
+        let all_pass = vec![Status::Pass; 3];
+        assert_eq!(statuses("board\nmoves\nmove\n", EXIT_0, false), all_pass);
+    }
+
+    #[test]
+    fn a_wrong_line_fails_its_item_only() {
+        assert_eq!(
+            statuses("board\nMOVES\nmove\n", EXIT_0, false),
+            [Status::Pass, Status::Fail, Status::Pass]
+        );
+    }
+
+    #[test]
+    fn an_extra_line_is_charged_to_the_item_it_follows() {
+        assert_eq!(
+            statuses("board\nmoves\ndebug\nmove\n", EXIT_0, false),
+            [Status::Pass, Status::Fail, Status::Pass]
+        );
+    }
+
+    #[test]
+    fn a_wrong_exit_status_fails_every_item() {
+        assert_eq!(
+            statuses("board\nmoves\nmove\n", Termination::Exited(1), true),
+            [Status::Fail; 3]
+        );
+    }
+
+    #[test]
+    fn a_crash_costs_the_items_it_spoiled_and_keeps_what_printed_before() {
+        assert_eq!(
+            statuses("board\nmov", SEGV, false),
+            [Status::Pass, Status::Crash, Status::Crash]
+        );
+    }
+
+    #[test]
+    fn an_abnormal_end_after_matching_output_costs_the_last_item() {
+        assert_eq!(
+            statuses("board\nmoves\nmove\n", Termination::Timeout, false),
+            [Status::Pass, Status::Pass, Status::Timeout]
+        );
+        assert_eq!(
+            statuses("board\nmoves\nmove\n", Termination::OutputLimit, false),
+            [Status::Pass, Status::Pass, Status::OutputLimit]
+        );
+    }
+
+    #[test]
+    fn a_trace_item_passes_only_in_full_and_else_shows_the_worst_ending() {
+        assert_eq!(trace_status(1.0, EXIT_0), Status::Pass);
+        assert_eq!(trace_status(1.0, Termination::Timeout), Status::Pass);
+        assert_eq!(trace_status(0.5, EXIT_0), Status::Fail);
+        assert_eq!(trace_status(0.99, Termination::Exited(3)), Status::Fail);
+        assert_eq!(trace_status(0.5, SEGV), Status::Crash);
+        assert_eq!(trace_status(0.0, Termination::Timeout), Status::Timeout);
+        assert_eq!(
+            trace_status(0.0, Termination::OutputLimit),
+            Status::OutputLimit
+        );
+    }
+}

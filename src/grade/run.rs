@@ -1,0 +1,342 @@
+//! Running a submission's cases: batches (`batch`), the run cache (`runcache`), and pacing
+//! (a program that keeps timing out gets a shorter time limit).
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use rayon::prelude::*;
+
+use crate::assignment::{Assignment, PreparedCase};
+use crate::games::Expectation;
+use crate::report::{CaseRun, Status};
+
+use super::batch;
+use super::build::Built;
+use super::builds::BuildKey;
+use super::judge::{build_error_run, judge_trace, judge_transcript, referee_failure_run, Judged};
+use super::runcache::{RunInput, RunStore};
+use super::sandbox::{RunLimits, RunOutcome, RunRequest, Termination};
+use super::{Grader, Settings};
+
+/// Sanitizer settings: stop at the first error with a crash, so the case is a `crash` and
+/// the report is on stderr.
+const SANITIZER_ENV: [(&str, &str); 2] = [
+    (
+        "ASAN_OPTIONS",
+        "abort_on_error=1:detect_leaks=0:color=never:symbolize=1",
+    ),
+    (
+        "UBSAN_OPTIONS",
+        "halt_on_error=1:abort_on_error=1:print_stacktrace=1:color=never",
+    ),
+];
+
+/// Runs every case of a submission whose binaries are `built`, in batches where it can, in
+/// parallel, and judges each; results keep the case order whatever the scheduling.
+pub fn run_cases(
+    assignment: &Assignment,
+    built: &HashMap<BuildKey, Built>,
+    sources: &[(String, String)],
+    grader: &Grader,
+) -> Vec<Judged> {
+    let settings = grader.settings;
+    // With a cache, runs of a binary on an unchanged input are reused (see `runcache`).
+    let stores: HashMap<&BuildKey, RunStore> = grader
+        .cache
+        .map(|cache| {
+            built
+                .iter()
+                .filter_map(|(key, build)| {
+                    let binary = build.binary.as_ref()?;
+                    let store = RunStore::open(cache.root(), binary).ok()?;
+                    Some((key, store))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    // Per binary: timeouts in a row, and the slowest run that finished in time.
+    let pace: HashMap<&BuildKey, Mutex<Pace>> = built
+        .keys()
+        .map(|key| (key, Mutex::new(Pace::default())))
+        .collect();
+    let batched = if settings.batch_cases {
+        run_batches(assignment, built, &stores, grader)
+    } else {
+        HashMap::new()
+    };
+    // What the batches saw counts before any case runs alone: a program that hung in its
+    // batch gets its shortened time limit sooner.
+    let mut batched_in_order: Vec<(&usize, &RunOutcome)> = batched.iter().collect();
+    batched_in_order.sort_by_key(|(index, _)| **index);
+    for (&index, outcome) in batched_in_order {
+        let prepared = &assignment.cases[index].prepared;
+        let key = (prepared.target.clone(), prepared.extra_flags.clone());
+        if let Some(pace) = pace.get(&key) {
+            pace.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .record_run(outcome.termination == Termination::Timeout, outcome.elapsed);
+        }
+    }
+    let judged = assignment
+        .cases
+        .par_iter()
+        .enumerate()
+        .map(|(index, case)| {
+            let key = (
+                case.prepared.target.clone(),
+                case.prepared.extra_flags.clone(),
+            );
+            let (Some(build), Some(pace)) = (built.get(&key), pace.get(&key)) else {
+                return referee_failure_run(case, "referee lost track of this case's build");
+            };
+            let Some(binary) = &build.binary else {
+                return build_error_run(case, &build.log);
+            };
+            let ran = batched.get(&index);
+            // A batch runs its cases with the full limits.
+            let (limits, streak) = match ran {
+                Some(_) => (settings.limits.clone(), 0),
+                None => {
+                    let pace = pace.lock().unwrap_or_else(|e| e.into_inner());
+                    (pace.limits(settings), pace.timeouts_in_a_row)
+                }
+            };
+            let target = RunTarget {
+                binary,
+                store: stores.get(&key),
+                ran,
+            };
+            let mut run = run_case(assignment, case, &target, sources, grader, &limits);
+            if limits.timeout < settings.limits.timeout {
+                run.0.notes.push(format!(
+                    "run with a shortened time limit of {:.2} s: the previous {streak} runs of this program timed out",
+                    limits.timeout.as_secs_f64(),
+                ));
+            }
+            if ran.is_none() {
+                pace.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .record(&run.0);
+            }
+            run
+        })
+        .collect::<Vec<Judged>>();
+    for store in stores.into_values() {
+        // A store that cannot be written only means these runs are made again next time.
+        let _ = store.save();
+    }
+    judged
+}
+
+/// Runs one case (a trace case as many times as it asks) and judges it.
+fn run_case(
+    assignment: &Assignment,
+    case: &PreparedCase,
+    target: &RunTarget,
+    sources: &[(String, String)],
+    grader: &Grader,
+    limits: &RunLimits,
+) -> Judged {
+    match &case.prepared.expect {
+        Expectation::Transcript(expected) => match execute(case, target, grader, limits, 0) {
+            Ok(outcome) => judge_transcript(assignment, case, expected, &outcome, limits),
+            Err(reason) => referee_failure_run(case, &reason),
+        },
+        Expectation::Trace { runs, .. } => {
+            let mut outcomes = Vec::with_capacity(*runs);
+            for index in 0..(*runs).max(1) {
+                match execute(case, target, grader, limits, index) {
+                    Ok(outcome) => outcomes.push(outcome),
+                    Err(reason) => return referee_failure_run(case, &reason),
+                }
+            }
+            judge_trace(assignment, case, &outcomes, sources, limits)
+        }
+    }
+}
+
+/// A binary to run, where its earlier runs are kept, and the case's outcome if it already
+/// ran in a batch.
+struct RunTarget<'a> {
+    binary: &'a Path,
+    store: Option<&'a RunStore>,
+    ran: Option<&'a RunOutcome>,
+}
+
+/// Runs the cases of each binary (and argument list) in one sandboxed run (see `batch`) and
+/// returns their outcomes by case index. Left out, to run on their own: trace cases, cases
+/// with a kept run, cases that need an environment (a seed, the sanitizers) and any case the
+/// batch did not report.
+fn run_batches(
+    assignment: &Assignment,
+    built: &HashMap<BuildKey, Built>,
+    stores: &HashMap<&BuildKey, RunStore>,
+    grader: &Grader,
+) -> HashMap<usize, RunOutcome> {
+    let limits = &grader.settings.limits;
+    let sandbox = grader.sandbox.describe();
+    let mut groups: HashMap<(BuildKey, &[String]), Vec<usize>> = HashMap::new();
+    for (index, case) in assignment.cases.iter().enumerate() {
+        let prepared = &case.prepared;
+        let key = (prepared.target.clone(), prepared.extra_flags.clone());
+        let batchable = matches!(prepared.expect, Expectation::Transcript(_))
+            && case_env(case, grader, 0).is_empty()
+            && built.get(&key).is_some_and(|b| b.binary.is_some());
+        if !batchable {
+            continue;
+        }
+        let kept = stores.get(&key).is_some_and(|store| {
+            store
+                .get(&store.key(&run_input(case, &[], limits, &sandbox)))
+                .is_some()
+        });
+        if !kept {
+            groups.entry((key, &prepared.args)).or_default().push(index);
+        }
+    }
+    let mut outcomes = HashMap::new();
+    for ((key, args), indices) in groups {
+        let Some(binary) = built.get(&key).and_then(|b| b.binary.as_ref()) else {
+            continue;
+        };
+        let request = batch::Batch {
+            program: binary,
+            args,
+            inputs: indices
+                .iter()
+                .map(|&i| assignment.cases[i].prepared.stdin.as_bytes())
+                .collect(),
+            limits,
+        };
+        // A batch that could not run leaves its cases to runs of their own.
+        if let Ok(ran) = batch::run(grader.sandbox, &request) {
+            outcomes.extend(indices.into_iter().zip(ran));
+        }
+    }
+    outcomes
+}
+
+/// Runs one case, or reuses the kept outcome of the same run. `run_index` numbers the runs
+/// of a trace case from 0: each later run sees the clock a day further on, so programs seeded
+/// by `time()` play different games.
+fn execute(
+    case: &PreparedCase,
+    target: &RunTarget,
+    grader: &Grader,
+    limits: &RunLimits,
+    run_index: usize,
+) -> Result<RunOutcome, String> {
+    let env = case_env(case, grader, run_index);
+    let key = target.store.map(|store| {
+        let sandbox = grader.sandbox.describe();
+        store.key(&run_input(case, &env, limits, &sandbox))
+    });
+    if let (Some(store), Some(key)) = (target.store, &key) {
+        if let Some(kept) = store.get(key) {
+            return Ok(kept);
+        }
+    }
+    if let Some(outcome) = target.ran {
+        if let (Some(store), Some(key)) = (target.store, key) {
+            store.put(key, outcome);
+        }
+        return Ok(outcome.clone());
+    }
+    let outcome = grader
+        .sandbox
+        .run(&RunRequest {
+            program: target.binary,
+            args: &case.prepared.args,
+            stdin: case.prepared.stdin.as_bytes(),
+            env: &env,
+            limits,
+            silence: None,
+        })
+        .map_err(|e| format!("referee could not run the program: {e}"))?;
+    if let (Some(store), Some(key)) = (target.store, key) {
+        store.put(key, &outcome);
+    }
+    Ok(outcome)
+}
+
+/// The variables a run of `case` gets on top of the sandbox's fixed minimum.
+fn case_env(case: &PreparedCase, grader: &Grader, run_index: usize) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = case
+        .prepared
+        .srandom_seed
+        .map(|seed| ("REFEREE_SRANDOM".to_string(), seed.to_string()))
+        .into_iter()
+        .collect();
+    if run_index > 0 {
+        env.push((
+            "REFEREE_TIME_OFFSET".to_string(),
+            (run_index * 86_400).to_string(),
+        ));
+    }
+    if grader.settings.sanitize {
+        env.extend(
+            SANITIZER_ENV
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string())),
+        );
+    }
+    env
+}
+
+/// What identifies a run of `case` in the run cache.
+fn run_input<'a>(
+    case: &'a PreparedCase,
+    env: &'a [(String, String)],
+    limits: &'a RunLimits,
+    sandbox: &'a str,
+) -> RunInput<'a> {
+    RunInput {
+        args: &case.prepared.args,
+        stdin: case.prepared.stdin.as_bytes(),
+        env,
+        limits,
+        sandbox,
+    }
+}
+
+/// How one binary has been doing: after `Settings::timeouts_in_a_row` timeouts in a row, its
+/// next runs get a short time limit, so a program that hangs on every case costs the batch
+/// seconds, not cases x timeout; what it prints before hanging is still judged item by item.
+/// Any run that finishes in time restores the full limit.
+#[derive(Default)]
+struct Pace {
+    timeouts_in_a_row: usize,
+    slowest_finished: Duration,
+}
+
+impl Pace {
+    fn limits(&self, settings: &Settings) -> RunLimits {
+        let mut limits = settings.limits.clone();
+        if self.timeouts_in_a_row >= settings.timeouts_in_a_row {
+            let short = (limits.timeout / 5)
+                .max(Duration::from_millis(200))
+                .max(self.slowest_finished * 3);
+            limits.timeout = limits.timeout.min(short);
+        }
+        limits
+    }
+
+    fn record(&mut self, run: &CaseRun) {
+        let timed_out = run
+            .items
+            .iter()
+            .any(|(_, status)| *status == Status::Timeout);
+        self.record_run(timed_out, run.elapsed);
+    }
+
+    fn record_run(&mut self, timed_out: bool, elapsed: Duration) {
+        if timed_out {
+            self.timeouts_in_a_row += 1;
+        } else {
+            self.timeouts_in_a_row = 0;
+            self.slowest_finished = self.slowest_finished.max(elapsed);
+        }
+    }
+}

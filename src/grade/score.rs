@@ -1,0 +1,179 @@
+//! Scoring: an item's score is its points times the share of its (case, item) pairs earned;
+//! a submission's score and maximum count the auto-graded items only.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::assignment::spec::Spec;
+use crate::report::model::BuildReport;
+use crate::report::{CaseResult, ItemReport, SubmissionReport};
+
+use super::judge::Judged;
+use super::submission::Submission;
+
+/// The submission's report from its judged cases (in case order).
+pub fn score_submission(
+    spec: &Spec,
+    submission: &Submission,
+    judged: Vec<Judged>,
+    build: BuildReport,
+    facts: BTreeMap<String, Value>,
+) -> SubmissionReport {
+    let mut runs = Vec::with_capacity(judged.len());
+    let mut results: BTreeMap<String, Vec<CaseResult>> = BTreeMap::new();
+    for (run, per_item) in judged {
+        for (item, result) in per_item {
+            results.entry(item).or_default().push(result);
+        }
+        runs.push(run);
+    }
+    let items = score_items(spec, results);
+    let score = items.iter().filter_map(|i| i.score).sum::<f64>();
+    let max_score = items
+        .iter()
+        .filter(|i| !i.manual)
+        .map(|i| i.max_score)
+        .sum::<f64>();
+    SubmissionReport {
+        name: submission.name.clone(),
+        path: submission.path.display().to_string(),
+        score: round(score),
+        max_score: round(max_score),
+        build,
+        items,
+        facts,
+        runs,
+    }
+}
+
+/// Each item's score, in spec order: `None` for a manual item, 0 for an auto-graded item no
+/// case reached, else its points times the mean of its cases' fractions.
+fn score_items(spec: &Spec, mut results: BTreeMap<String, Vec<CaseResult>>) -> Vec<ItemReport> {
+    spec.items
+        .iter()
+        .map(|item| {
+            let cases = results.remove(&item.id).unwrap_or_default();
+            let score = if item.manual {
+                None
+            } else if cases.is_empty() {
+                Some(0.0)
+            } else {
+                let earned: f64 = cases.iter().map(|c| c.fraction).sum();
+                Some(round(item.points * earned / cases.len() as f64))
+            };
+            ItemReport {
+                id: item.id.clone(),
+                score,
+                max_score: item.points,
+                manual: item.manual,
+                cases,
+            }
+        })
+        .collect()
+}
+
+/// Points are reported to three decimals.
+fn round(points: f64) -> f64 {
+    (points * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::Mismatch;
+    use crate::report::Status;
+
+    fn spec() -> Spec {
+        toml::from_str(
+            r#"
+            title = "t"
+            submission = { layout = "single", file = "a.c" }
+            [[item]]
+            id = "board"
+            points = 2
+            [[item]]
+            id = "moves"
+            points = 3
+            [[item]]
+            id = "style"
+            points = 4
+            manual = true
+            "#,
+        )
+        .expect("the test spec parses")
+    }
+
+    fn result(fraction: f64) -> CaseResult {
+        CaseResult {
+            name: "c".into(),
+            status: if fraction == 1.0 {
+                Status::Pass
+            } else {
+                Status::Fail
+            },
+            mismatch: Mismatch::None,
+            diff: String::new(),
+            fraction,
+        }
+    }
+
+    fn scores(results: &[(&str, &[f64])]) -> Vec<Option<f64>> {
+        let results = results
+            .iter()
+            .map(|(item, fractions)| {
+                (
+                    item.to_string(),
+                    fractions.iter().map(|f| result(*f)).collect(),
+                )
+            })
+            .collect();
+        score_items(&spec(), results)
+            .iter()
+            .map(|i| i.score)
+            .collect()
+    }
+
+    #[test]
+    fn an_item_earns_its_points_times_the_share_of_cases_passed() {
+        assert_eq!(
+            scores(&[("board", &[1.0, 1.0]), ("moves", &[1.0, 0.0, 0.0])]),
+            [Some(2.0), Some(1.0), None]
+        );
+    }
+
+    #[test]
+    fn partial_fractions_count_and_scores_round_to_three_decimals() {
+        assert_eq!(
+            scores(&[("board", &[0.5, 1.0, 0.0]), ("moves", &[1.0])]),
+            [Some(1.0), Some(3.0), None]
+        );
+        assert_eq!(
+            scores(&[("board", &[1.0, 0.0, 0.0]), ("moves", &[1.0])]),
+            [Some(0.667), Some(3.0), None]
+        );
+    }
+
+    #[test]
+    fn an_item_no_case_reached_scores_zero_and_a_manual_item_none() {
+        assert_eq!(scores(&[("moves", &[1.0])]), [Some(0.0), Some(3.0), None]);
+    }
+
+    #[test]
+    fn the_submission_counts_auto_graded_items_only() {
+        let submission = Submission {
+            name: "ann".into(),
+            path: "ann.c".into(),
+            files: Vec::new(),
+            problem: None,
+        };
+        let build = BuildReport {
+            ok: true,
+            log: String::new(),
+        };
+        let report = score_submission(&spec(), &submission, Vec::new(), build, BTreeMap::new());
+        assert_eq!(report.score, 0.0);
+        assert_eq!(report.max_score, 5.0);
+        assert_eq!(report.items[2].score, None);
+    }
+}
