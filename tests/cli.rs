@@ -36,7 +36,7 @@ fn assert_one_line_error(output: &std::process::Output, needle: &str) {
 fn the_json_report_follows_the_contract() {
     let report = grade_json(
         "reversi",
-        &root().join("tests/submissions/reversi/missing_newline.c"),
+        &root().join("tests/submissions/reversi/missing_newline/missing_newline.c"),
         &[],
     );
     assert_eq!(report["game"], "reversi");
@@ -101,7 +101,7 @@ fn a_failing_case_shows_its_input_and_a_unified_diff() {
         .args([
             "grade",
             "reversi",
-            "tests/submissions/reversi/missing_newline.c",
+            "tests/submissions/reversi/missing_newline/missing_newline.c",
         ])
         .assert()
         .success()
@@ -165,7 +165,7 @@ fn check_reference_passes_and_require_full_fails_a_buggy_submission() {
         .args([
             "grade",
             "reversi",
-            "tests/submissions/reversi/wrong_list_order.c",
+            "tests/submissions/reversi/wrong_list_order/wrong_list_order.c",
             "--require-full",
         ])
         .assert()

@@ -70,11 +70,13 @@ fn batch() -> &'static Batch {
     BATCH.get_or_init(|| {
         let submissions = scratch("batch-submissions");
         let samples = root().join("tests/submissions/reversi");
+        // Each sample folder holds NAME.c (and its expected.toml): the batch gets NAME.c.
         for entry in std::fs::read_dir(&samples).expect("reversi samples") {
-            let path = entry.expect("sample entry").path();
-            if path.extension().is_some_and(|e| e == "c") {
-                let name = path.file_name().expect("file name");
-                std::fs::copy(&path, submissions.join(name)).expect("sample copied");
+            let folder = entry.expect("sample entry").path();
+            if folder.is_dir() {
+                let name = folder.file_name().expect("folder name");
+                let file = format!("{}.c", name.to_string_lossy());
+                std::fs::copy(folder.join(&file), submissions.join(&file)).expect("sample copied");
             }
         }
         std::fs::copy(
@@ -82,8 +84,12 @@ fn batch() -> &'static Batch {
             submissions.join(format!("{MODEL}.c")),
         )
         .expect("model copied");
-        let original = std::fs::read_to_string(samples.join(format!("{COPIED_SAMPLE}.c")))
-            .expect("sample to copy");
+        let original = std::fs::read_to_string(
+            samples
+                .join(COPIED_SAMPLE)
+                .join(format!("{COPIED_SAMPLE}.c")),
+        )
+        .expect("sample to copy");
         for copy in COPIES {
             let text = format!("/* {copy}: handed in by another student */\n{original}");
             std::fs::write(submissions.join(format!("{copy}.c")), text).expect("copy written");
@@ -664,6 +670,7 @@ fn grade_output(paths: &[PathBuf], extra: &[&str], env: &[(&str, &str)]) -> Outp
 fn sample(name: &str) -> PathBuf {
     root()
         .join("tests/submissions/reversi")
+        .join(name)
         .join(format!("{name}.c"))
 }
 

@@ -1,6 +1,5 @@
 //! Othello with flip-count scoring (Hacettepe BBM103 PA5): a whole game per program case.
-//! Rules: `shared/rulings/othello.md`; decisions the ruling leaves open:
-//! `specs/othello/README.md`.
+//! Rules, and decisions the course's rulings leave open: `specs/othello/README.md`.
 
 use serde::Deserialize;
 

@@ -1,5 +1,5 @@
 //! Reversi Lab 6 (APS105): board set-up, configuration, available moves, one move.
-//! Rules: `shared/rulings/reversi.md`.
+//! Rules: the course's rulings (`specs/reversi/README.md`).
 
 use serde::Deserialize;
 

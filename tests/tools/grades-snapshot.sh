@@ -4,11 +4,13 @@
 # LUDO-CS the samples seed their games from the nanosecond clock, so only the deterministic
 # part is kept (names, items, maxima, build, facts), not scores, statuses or checker notes.
 # A refactor must leave these files byte-identical: compare with `diff -r BEFORE AFTER`.
-# Usage: tests/tools/grades-snapshot.sh OUT_DIR [REFEREE_BINARY]   (needs jq)
+# Usage: tests/tools/grades-snapshot.sh OUT_DIR [REFEREE_BINARY [CHECKOUT]]   (needs jq)
+# CHECKOUT (default: this one) is the tree whose samples, specs and cases are graded, e.g. a
+# worktree of the commit before a refactor.
 set -eu
-out=${1:?usage: grades-snapshot.sh OUT_DIR [REFEREE_BINARY]}
+out=$(realpath -m "${1:?usage: grades-snapshot.sh OUT_DIR [REFEREE_BINARY [CHECKOUT]]}")
 referee=$(realpath "${2:-target/release/referee}")
-cd "$(dirname "$0")/../.."
+cd "${3:-$(dirname "$0")/../..}"
 mkdir -p "$out"
 for game_dir in tests/submissions/*/; do
     game=$(basename "$game_dir")

@@ -1,5 +1,5 @@
 //! The board and the seven required functions, with the semantics of the ruling
-//! (`shared/rulings/backgammon.md`).
+//! (the course's rulings, recorded in `specs/backgammon/README.md`).
 
 /// Points 1..24; index 0 of the arrays is unused, as in the course's `board.c`.
 pub const BOARD_SIZE: i32 = 24;

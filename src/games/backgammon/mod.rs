@@ -1,5 +1,5 @@
 //! Backgammon move checking (ENEE150 project 1): the board, the seven required functions
-//! and the two-player game loop. Rules: `shared/rulings/backgammon.md`; decisions where it
+//! and the two-player game loop. Rules: the course's rulings (`specs/backgammon/README.md`); decisions where it
 //! is silent: `specs/backgammon/README.md`.
 
 pub mod board;

@@ -1,5 +1,5 @@
 //! LUDO-CS geometry (one place for every square number) and the piece state that both the
-//! simulation and the trace checker replay. Numbers follow `shared/rulings/ludo.md`.
+//! simulation and the trace checker replay. Numbers follow the course's rulings (`specs/ludo/README.md`).
 
 use std::fmt;
 

@@ -1,6 +1,6 @@
 //! LUDO-CS (UCSC SCS 1301 take-home): a seeded reference simulation and a trace checker.
 //! Student programs take no input and seed from the clock, so each run is replayed by the
-//! checker instead of diffed. Rules: `shared/rulings/ludo.md`; decisions: `specs/ludo/README.md`.
+//! checker instead of diffed. Rules and decisions: `specs/ludo/README.md`.
 
 pub mod board;
 pub mod check;

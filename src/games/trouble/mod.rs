@@ -1,5 +1,5 @@
 //! Trouble (ECE 209 Program 1): the board, the move rules, the six required functions and
-//! the template's turn loop. Rules: `shared/rulings/trouble.md`.
+//! the template's turn loop. Rules: the course's rulings (`specs/trouble/README.md`).
 
 pub mod board;
 pub mod play;

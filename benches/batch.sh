@@ -3,7 +3,7 @@
 # default) against a sandboxed run per case (--no-batch), side by side on the same synthetic
 # class of N copies of the model solution, rounds alternating.
 #
-# usage: bench/batch.sh [N]      default N: 50; ROUNDS=R (default 3); games: reversi trouble
+# usage: benches/batch.sh [N]      default N: 50; ROUNDS=R (default 3); games: reversi trouble
 # Prints the median seconds of each way per game and their ratio.
 set -euo pipefail
 cd "$(dirname "$0")/.."

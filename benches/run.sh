@@ -3,8 +3,8 @@
 # doing the same compiles and running the same binaries on the same inputs, output to files),
 # side by side in one run, on a synthetic class of N submissions per game.
 #
-# usage: bench/run.sh [N ...]      default: 50 300; games: reversi trouble
-#        MIX=model bench/run.sh 50  only copies of the model solution (no hanging programs,
+# usage: benches/run.sh [N ...]      default: 50 300; games: reversi trouble
+#        MIX=model benches/run.sh 50  only copies of the model solution (no hanging programs,
 #                                   so the difference is the grader's own cost)
 # Prints one line per (game, N) with medians over REPEATS runs, and the ratios.
 set -euo pipefail
@@ -29,7 +29,7 @@ make_class() {
   mkdir -p "$dir"
   local sources=("reference/$game/"*.c)
   if [ "${MIX:-all}" = all ]; then
-    sources+=(tests/submissions/"$game"/*.c)
+    sources+=(tests/submissions/"$game"/*/*.c)
   fi
   for i in $(seq 1 "$n"); do
     local src=${sources[$(( (i - 1) % ${#sources[@]} ))]}

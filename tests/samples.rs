@@ -1,0 +1,140 @@
+//! Every sample under `tests/submissions/<game>/` graded against the outcome it declares.
+//!
+//! A sample is a folder holding the submission's files and an `expected.toml`, or a `.zip`
+//! with its expectations beside it in `<stem>.expected.toml` (a zip is graded as handed in).
+//! Other files (e.g. a script that makes a zip) are ignored. `expected.toml`:
+//!
+//! ```toml
+//! # One line: what this sample reproduces and why it grades as below.
+//! loses = ["move"]        # auto-graded items that must score below their maximum
+//! may_lose = ["behaviour"]  # optional: items that may go either way (clock-seeded games)
+//! args = ["--timeout", "0.3"]  # optional extra `referee grade` arguments
+//! build_ok = true         # optional, default true
+//! [statuses]              # optional: item -> a case status that must occur in it
+//! move = "crash"
+//! ```
+//!
+//! Every other auto-graded item must keep full marks.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use common::*;
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Expected {
+    loses: Vec<String>,
+    #[serde(default)]
+    may_lose: Vec<String>,
+    #[serde(default)]
+    args: Vec<String>,
+    #[serde(default = "yes")]
+    build_ok: bool,
+    #[serde(default)]
+    statuses: BTreeMap<String, String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Each sample of one game folder: (what to grade, its expectations file).
+fn samples(game_dir: &Path) -> Vec<(PathBuf, PathBuf)> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(game_dir)
+        .expect("the game's sample folder")
+        .map(|entry| entry.expect("a folder entry").path())
+        .collect();
+    entries.sort();
+    let mut found = Vec::new();
+    for path in entries {
+        if path.is_dir() {
+            let expected = path.join("expected.toml");
+            assert!(expected.is_file(), "{}: no expected.toml", path.display());
+            found.push((path, expected));
+        } else if path.extension().is_some_and(|e| e == "zip") {
+            let expected = path.with_extension("expected.toml");
+            assert!(
+                expected.is_file(),
+                "{}: no {} beside it",
+                path.display(),
+                expected.display()
+            );
+            found.push((path, expected));
+        } else if path.extension().is_some_and(|e| e == "c") {
+            panic!(
+                "{}: a sample is a folder with an expected.toml",
+                path.display()
+            );
+        }
+    }
+    found
+}
+
+fn check(game: &str, sample: &Path, expected_file: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(expected_file).expect("expected.toml is readable");
+    let expected: Expected = toml::from_str(&text)
+        .unwrap_or_else(|e| panic!("{}: {}", expected_file.display(), e.message()));
+    let args: Vec<&str> = expected.args.iter().map(String::as_str).collect();
+    let report = grade_json(game, sample, &args);
+    let submission = only_submission(&report);
+    let name = sample.display();
+    let mut problems = Vec::new();
+    if submission["build"]["ok"] != Value::Bool(expected.build_ok) {
+        problems.push(format!("{name}: build ok should be {}", expected.build_ok));
+    }
+    let scores = item_scores(submission);
+    for item in expected.loses.iter().chain(&expected.may_lose) {
+        if !scores.contains_key(item) {
+            problems.push(format!("{name}: no auto-graded item {item}"));
+        }
+    }
+    for (id, (score, max)) in &scores {
+        let loses = expected.loses.contains(id);
+        if loses && score >= max {
+            problems.push(format!("{name}: {id} should lose points ({score}/{max})"));
+        }
+        if !loses && !expected.may_lose.contains(id) && score != max {
+            problems.push(format!(
+                "{name}: {id} should keep full marks ({score}/{max})"
+            ));
+        }
+    }
+    for (item, status) in &expected.statuses {
+        if !scores.contains_key(item) {
+            problems.push(format!("{name}: no auto-graded item {item}"));
+        } else if !case_statuses(submission, item).contains(status) {
+            problems.push(format!("{name}: no case of {item} has status {status}"));
+        }
+    }
+    problems
+}
+
+#[test]
+fn every_sample_grades_as_its_expected_toml_says() {
+    let base = root().join("tests/submissions");
+    let mut games: Vec<PathBuf> = std::fs::read_dir(&base)
+        .expect("tests/submissions")
+        .map(|entry| entry.expect("a folder entry").path())
+        .filter(|path| path.is_dir())
+        .collect();
+    games.sort();
+    let mut graded = 0;
+    let mut problems = Vec::new();
+    for game_dir in games {
+        let game = game_dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("a game folder name");
+        for (sample, expected) in samples(&game_dir) {
+            problems.extend(check(game, &sample, &expected));
+            graded += 1;
+        }
+    }
+    assert!(graded > 0, "no samples found under {}", base.display());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
