@@ -1,4 +1,4 @@
-//! From one case's run(s) to its record and its status in each rubric item. The rule that
+//! From one case's run(s) to its outcome: its record and its verdict in each rubric item. The rule that
 //! turns a comparison into item statuses (`transcript_status`, `trace_status`) is pure.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -7,12 +7,9 @@ use std::time::Duration;
 use crate::assignment::{Assignment, PreparedCase};
 use crate::compare::{self, Mismatch};
 use crate::games::{TraceRun, Transcript};
-use crate::report::{CaseResult, CaseRun, Status};
+use crate::report::{CaseOutcome, ItemOutcome, Status};
 
 use super::sandbox::{self, RunLimits, RunOutcome, Termination};
-
-/// One case judged: its run record, and its result in each item it touches.
-pub type Judged = (CaseRun, Vec<(String, CaseResult)>);
 
 /// The status of `item` in a transcript case. A run that ended abnormally (crash, timeout,
 /// output cut) costs the items whose lines it spoiled; when everything printed so far
@@ -64,7 +61,7 @@ pub fn judge_transcript(
     expected: &Transcript,
     outcome: &RunOutcome,
     limits: &RunLimits,
-) -> Judged {
+) -> CaseOutcome {
     let actual = String::from_utf8_lossy(&outcome.stdout);
     let comparison = compare::compare(expected, &actual, assignment.spec.compare.mode);
     let mut notes = Vec::new();
@@ -76,7 +73,7 @@ pub fn judge_transcript(
         _ => false,
     };
     let last_item = expected.lines().last().map(|l| l.item);
-    let statuses: Vec<(String, Status)> = case
+    let items = case
         .items
         .iter()
         .map(|item| {
@@ -87,45 +84,23 @@ pub fn judge_transcript(
                 outcome.termination,
                 wrong_exit,
             );
-            (item.clone(), status)
+            let fraction = if status == Status::Pass { 1.0 } else { 0.0 };
+            ItemOutcome {
+                item: item.clone(),
+                status,
+                fraction,
+            }
         })
         .collect();
-    let per_item = statuses
-        .iter()
-        .map(|(item, status)| {
-            let passed = *status == Status::Pass;
-            (
-                item.clone(),
-                CaseResult {
-                    name: case.spec.name.clone(),
-                    status: *status,
-                    mismatch: if passed {
-                        Mismatch::None
-                    } else {
-                        comparison.mismatch
-                    },
-                    diff: if passed {
-                        String::new()
-                    } else {
-                        comparison.diff.clone()
-                    },
-                    fraction: if passed { 1.0 } else { 0.0 },
-                },
-            )
-        })
-        .collect();
-    (
-        CaseRun {
-            mismatch: comparison.mismatch,
-            diff: comparison.diff,
-            notes,
-            stderr: String::from_utf8_lossy(&outcome.stderr).into_owned(),
-            output_digest: Some(crate::report::groups::digest(&outcome.stdout)),
-            elapsed: outcome.elapsed,
-            ..case_run(case, statuses, describe_end(outcome.termination, limits))
-        },
-        per_item,
-    )
+    CaseOutcome {
+        mismatch: comparison.mismatch,
+        diff: comparison.diff,
+        notes,
+        stderr: String::from_utf8_lossy(&outcome.stderr).into_owned(),
+        output_digest: Some(crate::report::groups::digest(&outcome.stdout)),
+        elapsed: outcome.elapsed,
+        ..case_outcome(case, items, describe_end(outcome.termination, limits))
+    }
 }
 
 /// Judges the runs of a trace case with the game's checker: each item earns the mean of
@@ -136,7 +111,7 @@ pub fn judge_trace(
     outcomes: &[RunOutcome],
     sources: &[(String, String)],
     limits: &RunLimits,
-) -> Judged {
+) -> CaseOutcome {
     let mut totals: BTreeMap<String, f64> = case.items.iter().map(|i| (i.clone(), 0.0)).collect();
     let mut notes = Vec::new();
     let mut worst = Termination::Exited(0);
@@ -170,96 +145,66 @@ pub fn judge_trace(
             Err(e) => notes.push(format!("run {index}: {e}")),
         }
     }
-    let mut statuses = Vec::new();
-    let mut per_item = Vec::new();
-    for (item, total) in totals {
-        let fraction = total / runs as f64;
-        let status = trace_status(fraction, worst);
-        statuses.push((item.clone(), status));
-        per_item.push((
-            item.clone(),
-            CaseResult {
-                name: case.spec.name.clone(),
-                status,
-                mismatch: if status == Status::Pass {
-                    Mismatch::None
-                } else {
-                    Mismatch::Content
-                },
-                diff: notes
-                    .iter()
-                    .filter(|n| n.contains(&format!(", {item}: ")))
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join("\n"),
+    let items = totals
+        .into_iter()
+        .map(|(item, total)| {
+            let fraction = total / runs as f64;
+            ItemOutcome {
+                item,
+                status: trace_status(fraction, worst),
                 fraction,
-            },
-        ));
+            }
+        })
+        .collect();
+    CaseOutcome {
+        trace: true,
+        notes,
+        elapsed: slowest,
+        ..case_outcome(
+            case,
+            items,
+            format!("{runs} runs; worst ending: {}", describe_end(worst, limits)),
+        )
     }
-    (
-        CaseRun {
-            notes,
-            elapsed: slowest,
-            ..case_run(
-                case,
-                statuses,
-                format!("{runs} runs; worst ending: {}", describe_end(worst, limits)),
-            )
-        },
-        per_item,
-    )
 }
 
 /// A case that did not run because its binary did not build: a build error in every item.
-pub fn build_error_run(case: &PreparedCase, log: &str) -> Judged {
-    let per_item = case
-        .items
-        .iter()
-        .map(|item| {
-            (
-                item.clone(),
-                CaseResult {
-                    name: case.spec.name.clone(),
-                    status: Status::BuildError,
-                    mismatch: Mismatch::None,
-                    diff: String::new(),
-                    fraction: 0.0,
-                },
-            )
-        })
-        .collect();
-    let first_line = log.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+pub fn build_error_run(case: &PreparedCase, log: &str) -> CaseOutcome {
     let items = case
         .items
         .iter()
-        .map(|i| (i.clone(), Status::BuildError))
+        .map(|item| ItemOutcome {
+            item: item.clone(),
+            status: Status::BuildError,
+            fraction: 0.0,
+        })
         .collect();
-    (
-        case_run(
-            case,
-            items,
-            format!("not run: the build failed ({first_line})"),
-        ),
-        per_item,
+    let first_line = log.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    case_outcome(
+        case,
+        items,
+        format!("not run: the build failed ({first_line})"),
     )
 }
 
 /// A case referee itself could not run (reported as a build error, with the reason, so
 /// it is never mistaken for the student's failure or silently scored).
-pub fn referee_failure_run(case: &PreparedCase, reason: &str) -> Judged {
-    let (mut run, per_item) = build_error_run(case, "");
-    run.ended = format!("not run: {reason}");
-    (run, per_item)
+pub fn referee_failure_run(case: &PreparedCase, reason: &str) -> CaseOutcome {
+    CaseOutcome {
+        ended: format!("not run: {reason}"),
+        ..build_error_run(case, "")
+    }
 }
 
-/// A case's run record with its identity and input filled in and nothing observed yet.
-fn case_run(case: &PreparedCase, items: Vec<(String, Status)>, ended: String) -> CaseRun {
-    CaseRun {
+/// A case's outcome with its identity and input filled in and nothing observed yet.
+fn case_outcome(case: &PreparedCase, items: Vec<ItemOutcome>, ended: String) -> CaseOutcome {
+    CaseOutcome {
         name: case.spec.name.clone(),
         description: case.spec.description.clone(),
         args: case.prepared.args.clone(),
         stdin: case.prepared.stdin.clone(),
         items,
+        trace: false,
         ended,
         mismatch: Mismatch::None,
         diff: String::new(),

@@ -10,12 +10,12 @@ use rayon::prelude::*;
 
 use crate::assignment::{Assignment, PreparedCase};
 use crate::games::Expectation;
-use crate::report::{CaseRun, Status};
+use crate::report::{CaseOutcome, Status};
 
 use super::batch;
 use super::build::Built;
 use super::builds::BuildKey;
-use super::judge::{build_error_run, judge_trace, judge_transcript, referee_failure_run, Judged};
+use super::judge::{build_error_run, judge_trace, judge_transcript, referee_failure_run};
 use super::runcache::{RunInput, RunStore};
 use super::sandbox::{RunLimits, RunOutcome, RunRequest, Termination};
 use super::{Grader, Settings};
@@ -40,7 +40,7 @@ pub fn run_cases(
     built: &HashMap<BuildKey, Built>,
     sources: &[(String, String)],
     grader: &Grader,
-) -> Vec<Judged> {
+) -> Vec<CaseOutcome> {
     let settings = grader.settings;
     // With a cache, runs of a binary on an unchanged input are reused (see `runcache`).
     let stores: HashMap<&BuildKey, RunStore> = grader
@@ -110,7 +110,7 @@ pub fn run_cases(
             };
             let mut run = run_case(assignment, case, &target, sources, grader, &limits);
             if limits.timeout < settings.limits.timeout {
-                run.0.notes.push(format!(
+                run.notes.push(format!(
                     "run with a shortened time limit of {:.2} s: the previous {streak} runs of this program timed out",
                     limits.timeout.as_secs_f64(),
                 ));
@@ -118,11 +118,11 @@ pub fn run_cases(
             if ran.is_none() {
                 pace.lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .record(&run.0);
+                    .record(&run);
             }
             run
         })
-        .collect::<Vec<Judged>>();
+        .collect::<Vec<CaseOutcome>>();
     for store in stores.into_values() {
         // A store that cannot be written only means these runs are made again next time.
         let _ = store.save();
@@ -138,7 +138,7 @@ fn run_case(
     sources: &[(String, String)],
     grader: &Grader,
     limits: &RunLimits,
-) -> Judged {
+) -> CaseOutcome {
     match &case.prepared.expect {
         Expectation::Transcript(expected) => match execute(case, target, grader, limits, 0) {
             Ok(outcome) => judge_transcript(assignment, case, expected, &outcome, limits),
@@ -323,11 +323,8 @@ impl Pace {
         limits
     }
 
-    fn record(&mut self, run: &CaseRun) {
-        let timed_out = run
-            .items
-            .iter()
-            .any(|(_, status)| *status == Status::Timeout);
+    fn record(&mut self, run: &CaseOutcome) {
+        let timed_out = run.items.iter().any(|i| i.status == Status::Timeout);
         self.record_run(timed_out, run.elapsed);
     }
 

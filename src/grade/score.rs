@@ -7,28 +7,19 @@ use serde_json::Value;
 
 use crate::assignment::spec::Spec;
 use crate::report::model::BuildReport;
-use crate::report::{CaseResult, ItemReport, SubmissionReport};
+use crate::report::{CaseOutcome, ItemReport, SubmissionReport};
 
-use super::judge::Judged;
 use super::submission::Submission;
 
-/// The submission's report from its judged cases (in case order).
+/// The submission's report from its case outcomes (in case order).
 pub fn score_submission(
     spec: &Spec,
     submission: &Submission,
-    judged: Vec<Judged>,
+    runs: Vec<CaseOutcome>,
     build: BuildReport,
     facts: BTreeMap<String, Value>,
 ) -> SubmissionReport {
-    let mut runs = Vec::with_capacity(judged.len());
-    let mut results: BTreeMap<String, Vec<CaseResult>> = BTreeMap::new();
-    for (run, per_item) in judged {
-        for (item, result) in per_item {
-            results.entry(item).or_default().push(result);
-        }
-        runs.push(run);
-    }
-    let items = score_items(spec, results);
+    let items = score_items(spec, &runs);
     let score = items.iter().filter_map(|i| i.score).sum::<f64>();
     let max_score = items
         .iter()
@@ -49,25 +40,29 @@ pub fn score_submission(
 
 /// Each item's score, in spec order: `None` for a manual item, 0 for an auto-graded item no
 /// case reached, else its points times the mean of its cases' fractions.
-fn score_items(spec: &Spec, mut results: BTreeMap<String, Vec<CaseResult>>) -> Vec<ItemReport> {
+fn score_items(spec: &Spec, runs: &[CaseOutcome]) -> Vec<ItemReport> {
     spec.items
         .iter()
         .map(|item| {
-            let cases = results.remove(&item.id).unwrap_or_default();
+            let fractions: Vec<f64> = runs
+                .iter()
+                .flat_map(|run| &run.items)
+                .filter(|verdict| verdict.item == item.id)
+                .map(|verdict| verdict.fraction)
+                .collect();
             let score = if item.manual {
                 None
-            } else if cases.is_empty() {
+            } else if fractions.is_empty() {
                 Some(0.0)
             } else {
-                let earned: f64 = cases.iter().map(|c| c.fraction).sum();
-                Some(round(item.points * earned / cases.len() as f64))
+                let earned: f64 = fractions.iter().sum();
+                Some(round(item.points * earned / fractions.len() as f64))
             };
             ItemReport {
                 id: item.id.clone(),
                 score,
                 max_score: item.points,
                 manual: item.manual,
-                cases,
             }
         })
         .collect()
@@ -82,7 +77,7 @@ fn round(points: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::compare::Mismatch;
-    use crate::report::Status;
+    use crate::report::{ItemOutcome, Status};
 
     fn spec() -> Spec {
         toml::from_str(
@@ -104,31 +99,41 @@ mod tests {
         .expect("the test spec parses")
     }
 
-    fn result(fraction: f64) -> CaseResult {
-        CaseResult {
-            name: "c".into(),
-            status: if fraction == 1.0 {
-                Status::Pass
-            } else {
-                Status::Fail
-            },
-            mismatch: Mismatch::None,
-            diff: String::new(),
-            fraction,
+    /// One case per fraction, each touching only `item`.
+    fn outcomes(results: &[(&str, &[f64])]) -> Vec<CaseOutcome> {
+        let mut runs = Vec::new();
+        for (item, fractions) in results {
+            for fraction in *fractions {
+                runs.push(CaseOutcome {
+                    name: format!("{item}-{}", runs.len()),
+                    description: None,
+                    args: Vec::new(),
+                    stdin: String::new(),
+                    items: vec![ItemOutcome {
+                        item: item.to_string(),
+                        status: if *fraction == 1.0 {
+                            Status::Pass
+                        } else {
+                            Status::Fail
+                        },
+                        fraction: *fraction,
+                    }],
+                    trace: false,
+                    ended: String::new(),
+                    mismatch: Mismatch::None,
+                    diff: String::new(),
+                    notes: Vec::new(),
+                    stderr: String::new(),
+                    output_digest: None,
+                    elapsed: std::time::Duration::ZERO,
+                });
+            }
         }
+        runs
     }
 
     fn scores(results: &[(&str, &[f64])]) -> Vec<Option<f64>> {
-        let results = results
-            .iter()
-            .map(|(item, fractions)| {
-                (
-                    item.to_string(),
-                    fractions.iter().map(|f| result(*f)).collect(),
-                )
-            })
-            .collect();
-        score_items(&spec(), results)
+        score_items(&spec(), &outcomes(results))
             .iter()
             .map(|i| i.score)
             .collect()

@@ -42,7 +42,7 @@ pub fn status(submission: &SubmissionReport) -> String {
         submission
             .runs
             .iter()
-            .any(|run| run.items.iter().any(|(_, status)| *status == wanted))
+            .any(|run| run.items.iter().any(|i| i.status == wanted))
     };
     let problems: Vec<&str> = [
         (Status::BuildError, "unit harness did not build"),

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use super::{BatchReport, CaseRun, ItemReport, Status, SubmissionReport};
+use super::{BatchReport, CaseOutcome, ItemReport, Status, SubmissionReport};
 use crate::error::Error;
 
 /// Failing cases shown with input and diff per item; the rest are listed by name.
@@ -98,33 +98,33 @@ fn overview(game: &str, s: &SubmissionReport) -> String {
 
 fn test(submission: &SubmissionReport, item: &ItemReport) -> Test {
     let score = item.score.unwrap_or(0.0);
-    let failing: Vec<_> = item
-        .cases
-        .iter()
-        .filter(|c| c.status != Status::Pass)
+    let cases = submission.item_cases(&item.id).count();
+    let failing: Vec<_> = submission
+        .item_cases(&item.id)
+        .filter(|c| c.status() != Status::Pass)
         .collect();
-    let mut output = format!(
-        "{} of {} cases pass.\n",
-        item.cases.len() - failing.len(),
-        item.cases.len()
-    );
+    let mut output = format!("{} of {} cases pass.\n", cases - failing.len(), cases);
     if !submission.build.ok {
         output.push_str("Not run: the build failed (the compiler's output is at the top).\n");
         return test_result(item, score, failing.is_empty(), output);
     }
     for case in failing.iter().take(MAX_SHOWN_CASES) {
-        let _ = writeln!(output, "\n✗ {} ({})", case.name, case.status.as_str());
-        if let Some(run) = submission.runs.iter().find(|r| r.name == case.name) {
-            describe_run(&mut output, run);
-        }
-        if !case.diff.is_empty() {
-            output.push_str(&case.diff);
+        let _ = writeln!(
+            output,
+            "\n✗ {} ({})",
+            case.case.name,
+            case.status().as_str()
+        );
+        describe_run(&mut output, case.case);
+        let diff = case.case.diff_in(case.verdict);
+        if !diff.is_empty() {
+            output.push_str(&diff);
         }
     }
     if failing.len() > MAX_SHOWN_CASES {
         let rest: Vec<&str> = failing[MAX_SHOWN_CASES..]
             .iter()
-            .map(|c| c.name.as_str())
+            .map(|c| c.case.name.as_str())
             .collect();
         let _ = writeln!(
             output,
@@ -148,7 +148,7 @@ fn test_result(item: &ItemReport, score: f64, passed: bool, output: String) -> T
     }
 }
 
-fn describe_run(out: &mut String, run: &CaseRun) {
+fn describe_run(out: &mut String, run: &CaseOutcome) {
     if let Some(description) = &run.description {
         let _ = writeln!(out, "what it tests: {description}");
     }

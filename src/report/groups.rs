@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use sha2::{Digest as _, Sha256};
 
-use super::{BatchReport, CaseRun, SubmissionReport};
+use super::{BatchReport, CaseOutcome, SubmissionReport};
 
 /// The digest of one output.
 pub type Digest = [u8; 32];
@@ -28,7 +28,7 @@ pub fn digest(bytes: &[u8]) -> Digest {
 
 /// What a failing run printed: its stdout digest, or for a run without a single stdout (a
 /// trace case's several runs) the findings and ending that describe it.
-fn run_key(run: &CaseRun) -> Digest {
+fn run_key(run: &CaseOutcome) -> Digest {
     match run.output_digest {
         Some(value) => value,
         None => digest(format!("{}\n{}", run.ended, run.notes.join("\n")).as_bytes()),
@@ -89,15 +89,20 @@ mod tests {
     use super::*;
     use crate::compare::Mismatch;
     use crate::report::model::BuildReport;
-    use crate::report::Status;
+    use crate::report::{ItemOutcome, Status};
 
-    fn run(name: &str, status: Status, output: &str) -> CaseRun {
-        CaseRun {
+    fn run(name: &str, status: Status, output: &str) -> CaseOutcome {
+        CaseOutcome {
             name: name.into(),
             description: None,
             args: Vec::new(),
             stdin: String::new(),
-            items: vec![("item".into(), status)],
+            items: vec![ItemOutcome {
+                item: "item".into(),
+                status,
+                fraction: if status == Status::Pass { 1.0 } else { 0.0 },
+            }],
+            trace: false,
             ended: "exit status 0".into(),
             mismatch: Mismatch::None,
             diff: String::new(),
@@ -108,7 +113,7 @@ mod tests {
         }
     }
 
-    fn submission(name: &str, build_ok: bool, runs: Vec<CaseRun>) -> SubmissionReport {
+    fn submission(name: &str, build_ok: bool, runs: Vec<CaseOutcome>) -> SubmissionReport {
         SubmissionReport {
             name: name.into(),
             path: name.into(),

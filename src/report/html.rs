@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::groups::{self, Group};
-use super::{BatchReport, CaseRun, Status, SubmissionReport};
+use super::{BatchReport, CaseOutcome, Status, SubmissionReport};
 
 /// Bars in the score histogram.
 const HISTOGRAM_BINS: usize = 10;
@@ -191,10 +191,19 @@ fn render_item_rates(out: &mut String, batch: &BatchReport) {
             );
             continue;
         }
-        let total: usize = reports.iter().map(|i| i.cases.len()).sum();
-        let passed: usize = reports
+        let total: usize = batch
+            .submissions
             .iter()
-            .map(|i| i.cases.iter().filter(|c| c.status == Status::Pass).count())
+            .map(|s| s.item_cases(&item.id).count())
+            .sum();
+        let passed: usize = batch
+            .submissions
+            .iter()
+            .map(|s| {
+                s.item_cases(&item.id)
+                    .filter(|c| c.status() == Status::Pass)
+                    .count()
+            })
             .sum();
         let mean = reports.iter().filter_map(|i| i.score).sum::<f64>() / reports.len() as f64;
         let _ = writeln!(
@@ -267,7 +276,7 @@ fn render_case_rates(out: &mut String, batch: &BatchReport) {
     out.push_str("<details><summary>Pass rate per case</summary>\n<table id=\"case-rates\">\n<tr><th>case</th><th>items</th><th>submissions passing</th></tr>\n");
     for (case_index, run) in first.runs.iter().enumerate() {
         let fails = failing.get(run.name.as_str()).map_or(0, Vec::len);
-        let items: Vec<&str> = run.items.iter().map(|(item, _)| item.as_str()).collect();
+        let items: Vec<&str> = run.items.iter().map(|i| i.item.as_str()).collect();
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td>{}</td><td>{} <span id=\"case-rate-{case_index}\">{}</span> ({}/{count})</td></tr>",
@@ -406,14 +415,14 @@ fn render_student(out: &mut String, index: usize, s: &SubmissionReport) {
     }
     out.push_str("<table class=\"items\">\n<tr><th>item</th><th class=\"num\">points</th><th>cases passed</th></tr>\n");
     for item in &s.items {
-        let passed = item
-            .cases
-            .iter()
-            .filter(|c| c.status == Status::Pass)
+        let cases = s.item_cases(&item.id).count();
+        let passed = s
+            .item_cases(&item.id)
+            .filter(|c| c.status() == Status::Pass)
             .count();
         let (score, cases) = match item.score {
             None => ("–".to_string(), "graded by hand".to_string()),
-            Some(score) => (points(score), format!("{passed}/{}", item.cases.len())),
+            Some(score) => (points(score), format!("{passed}/{cases}")),
         };
         let _ = writeln!(
             out,
@@ -435,7 +444,7 @@ fn render_student(out: &mut String, index: usize, s: &SubmissionReport) {
             escape(&facts.join(" · "))
         );
     }
-    let failing: Vec<(usize, &CaseRun)> = s
+    let failing: Vec<(usize, &CaseOutcome)> = s
         .runs
         .iter()
         .enumerate()
@@ -463,11 +472,11 @@ fn render_student(out: &mut String, index: usize, s: &SubmissionReport) {
     out.push_str("</section>\n");
 }
 
-fn render_case(out: &mut String, student: usize, case_index: usize, run: &CaseRun) {
+fn render_case(out: &mut String, student: usize, case_index: usize, run: &CaseOutcome) {
     let statuses: Vec<String> = run
         .items
         .iter()
-        .map(|(item, status)| format!("{item} {}", status.as_str()))
+        .map(|i| format!("{} {}", i.item, i.status.as_str()))
         .collect();
     let _ = writeln!(
         out,

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::{BatchReport, CaseRun, Status, SubmissionReport};
+use super::{BatchReport, CaseOutcome, Status, SubmissionReport};
 
 pub fn render(batch: &BatchReport) -> String {
     let tests: usize = batch.submissions.iter().map(|s| s.runs.len()).sum();
@@ -62,7 +62,7 @@ fn render_suite(out: &mut String, game: &str, submission: &SubmissionReport) {
     let _ = writeln!(out, "  </testsuite>");
 }
 
-fn render_case(out: &mut String, classname: &str, run: &CaseRun) {
+fn render_case(out: &mut String, classname: &str, run: &CaseOutcome) {
     let name = escape(&run.name);
     if run.passed() {
         let _ = writeln!(
@@ -74,14 +74,14 @@ fn render_case(out: &mut String, classname: &str, run: &CaseRun) {
     let worst = run
         .items
         .iter()
-        .map(|(_, status)| *status)
+        .map(|i| i.status)
         .find(|status| *status != Status::Pass && *status != Status::Fail)
         .unwrap_or(Status::Fail);
     let failing: Vec<String> = run
         .items
         .iter()
-        .filter(|(_, status)| *status != Status::Pass)
-        .map(|(item, status)| format!("{item} {}", status.as_str()))
+        .filter(|i| i.status != Status::Pass)
+        .map(|i| format!("{} {}", i.item, i.status.as_str()))
         .collect();
     let message = format!("{}; {}", failing.join(", "), run.ended);
     let mut body = run.diff.clone();

@@ -9,4 +9,6 @@ pub mod junit;
 pub mod model;
 pub mod text;
 
-pub use model::{BatchReport, CaseResult, CaseRun, ItemReport, Status, SubmissionReport};
+pub use model::{
+    BatchReport, CaseOutcome, ItemCase, ItemOutcome, ItemReport, Status, SubmissionReport,
+};

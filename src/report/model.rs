@@ -1,72 +1,90 @@
-//! Graded results. The serialized form is the JSON report contract (`--format json`).
+//! Graded results. The serialized form is the JSON report contract (`--format json`,
+//! `docs/json.md`).
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::ser::SerializeStruct;
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::compare::Mismatch;
 
+/// A graded batch: the JSON report's top level (`docs/json.md`).
 #[derive(Debug, Clone, Serialize)]
 pub struct BatchReport {
+    /// The game id: `trouble`, `backgammon`, `reversi`, `othello` or `ludo`.
     pub game: String,
+    /// One report per submission, in name order.
     pub submissions: Vec<SubmissionReport>,
-    /// How runs were isolated (an addition to the contract's keys).
+    /// How runs were isolated, in words (an addition to the contract's keys).
     pub sandbox: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// One graded submission. Serialized as the contract's submission object, whose items list
+/// their cases: each item's `cases` is written from the case outcomes in `runs`.
+#[derive(Debug, Clone)]
 pub struct SubmissionReport {
+    /// The entry's name: a file name without `.c`/`.zip`, or a folder name; unique in a batch.
     pub name: String,
+    /// The path graded.
     pub path: String,
-    /// Auto-graded points earned.
+    /// Auto-graded points earned (3 decimals at most).
     pub score: f64,
     /// Auto-graded points available.
     pub max_score: f64,
+    /// Whether the student's program built, and the compiler's messages.
     pub build: BuildReport,
+    /// Every rubric item, in spec order.
     pub items: Vec<ItemReport>,
+    /// What was observed in the sources (`compiler_warnings`, `globals`, `helpers`,
+    /// `uses_KEYWORD`), not scored.
     pub facts: BTreeMap<String, Value>,
-    /// Every case run, in case order, with what a student needs to act on a failure.
-    #[serde(skip)]
-    pub runs: Vec<CaseRun>,
+    /// Every case's outcome, in case order: the one record every report is written from.
+    pub runs: Vec<CaseOutcome>,
 }
 
+/// The build of the student's program.
 #[derive(Debug, Clone, Serialize)]
 pub struct BuildReport {
+    /// The program compiled and linked.
     pub ok: bool,
+    /// Every compiler message; the unit-test harness's log when it could not be built with
+    /// the student's code; or why nothing was built (empty, binary, unreadable zip).
     pub log: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// One rubric item's score. Its cases are the outcomes in `SubmissionReport::runs` that
+/// touch it (`SubmissionReport::item_cases`).
+#[derive(Debug, Clone)]
 pub struct ItemReport {
+    /// The item id from `spec.toml`.
     pub id: String,
-    /// `None` for manual items.
+    /// Points earned: `max_score` times the share of its cases earned; `None` (JSON `null`)
+    /// for a manual item.
     pub score: Option<f64>,
+    /// The item's points in `spec.toml`.
     pub max_score: f64,
+    /// Graded by a person (style, questions): no cases.
     pub manual: bool,
-    pub cases: Vec<CaseResult>,
 }
 
-/// One case as seen by one item.
-#[derive(Debug, Clone, Serialize)]
-pub struct CaseResult {
-    pub name: String,
-    pub status: Status,
-    pub mismatch: Mismatch,
-    pub diff: String,
-    /// Share of the item earned in this case (1 or 0, or a trace checker's fraction).
-    #[serde(skip)]
-    pub fraction: f64,
-}
-
+/// A case's status in one item (JSON `status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
+    /// Every line of the item matched (a trace item: earned in full in every run).
     Pass,
+    /// A line of the item differs, an extra line is charged to it, or the exit status is
+    /// wrong.
     Fail,
+    /// The run hit the wall-clock limit and this item's output was cut off (or it was the
+    /// item that should have finished the run).
     Timeout,
+    /// The program died on a signal, likewise.
     Crash,
+    /// The program printed more than the output limit, likewise.
     OutputLimit,
+    /// The binary the case needs did not build, or referee could not run it.
     BuildError,
 }
 
@@ -83,20 +101,26 @@ impl Status {
     }
 }
 
-/// One case's run, for the readable report.
+/// One case's outcome: its input, how its run(s) ended, what they printed against what was
+/// expected, and its verdict in each item it touches.
 #[derive(Debug, Clone)]
-pub struct CaseRun {
+pub struct CaseOutcome {
+    /// The case's name in `cases/<game>/*.toml`.
     pub name: String,
     pub description: Option<String>,
     pub args: Vec<String>,
     pub stdin: String,
-    /// Status per item the case touches, in order.
-    pub items: Vec<(String, Status)>,
+    /// The verdict in each item the case touches, in order.
+    pub items: Vec<ItemOutcome>,
+    /// Judged by a trace checker (several runs, findings in `notes`) rather than a diff.
+    pub trace: bool,
     /// How the run ended, in words ("exit status 0", "Segmentation fault (SIGSEGV)", …).
     pub ended: String,
+    /// The kind of difference between the whole outputs.
     pub mismatch: Mismatch,
+    /// The unified diff of the whole output (empty when it matched).
     pub diff: String,
-    /// Trace checker findings, or other remarks.
+    /// Trace checker findings (`run N, ITEM: …`), or other remarks.
     pub notes: Vec<String>,
     pub stderr: String,
     /// Hash of everything the program printed on stdout (`None` when it did not run), so
@@ -106,14 +130,183 @@ pub struct CaseRun {
     pub elapsed: std::time::Duration,
 }
 
-impl CaseRun {
+/// A case's verdict in one item.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemOutcome {
+    /// The item id.
+    pub item: String,
+    pub status: Status,
+    /// Share of the item earned in this case: 1 or 0, or a trace checker's mean fraction.
+    pub fraction: f64,
+}
+
+impl CaseOutcome {
     pub fn passed(&self) -> bool {
-        self.items.iter().all(|(_, s)| *s == Status::Pass)
+        self.items.iter().all(|i| i.status == Status::Pass)
+    }
+
+    /// The kind of difference reported for `item`: none where it passes; for a trace case,
+    /// `content`.
+    pub fn mismatch_in(&self, verdict: &ItemOutcome) -> Mismatch {
+        match (verdict.status, self.trace) {
+            (Status::Pass, _) => Mismatch::None,
+            (_, true) => Mismatch::Content,
+            (_, false) => self.mismatch,
+        }
+    }
+
+    /// The diff shown under `item`: the whole diff where the item does not pass; for a trace
+    /// case, the checker's findings about the item.
+    pub fn diff_in(&self, verdict: &ItemOutcome) -> String {
+        if self.trace {
+            let marker = format!(", {}: ", verdict.item);
+            return self
+                .notes
+                .iter()
+                .filter(|n| n.contains(&marker))
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
+        if verdict.status == Status::Pass {
+            String::new()
+        } else {
+            self.diff.clone()
+        }
+    }
+}
+
+/// A case as one item sees it (a view of a `CaseOutcome`).
+#[derive(Debug, Clone, Copy)]
+pub struct ItemCase<'a> {
+    pub case: &'a CaseOutcome,
+    pub verdict: &'a ItemOutcome,
+}
+
+impl ItemCase<'_> {
+    pub fn status(&self) -> Status {
+        self.verdict.status
     }
 }
 
 impl SubmissionReport {
     pub fn full_marks(&self) -> bool {
         self.build.ok && (self.score - self.max_score).abs() < 1e-9
+    }
+
+    /// The cases that touch `item`, in case order, each with its verdict there.
+    pub fn item_cases<'a>(&'a self, item: &'a str) -> impl Iterator<Item = ItemCase<'a>> + 'a {
+        self.runs.iter().flat_map(move |case| {
+            case.items
+                .iter()
+                .filter(move |verdict| verdict.item == item)
+                .map(move |verdict| ItemCase { case, verdict })
+        })
+    }
+}
+
+/// The contract's submission object: its keys in order, each item with its cases.
+impl Serialize for SubmissionReport {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let items: Vec<ItemJson> = self
+            .items
+            .iter()
+            .map(|item| ItemJson {
+                id: &item.id,
+                score: item.score,
+                max_score: item.max_score,
+                manual: item.manual,
+                cases: self
+                    .item_cases(&item.id)
+                    .map(|c| CaseJson {
+                        name: &c.case.name,
+                        status: c.verdict.status,
+                        mismatch: c.case.mismatch_in(c.verdict),
+                        diff: c.case.diff_in(c.verdict),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let mut out = serializer.serialize_struct("SubmissionReport", 7)?;
+        out.serialize_field("name", &self.name)?;
+        out.serialize_field("path", &self.path)?;
+        out.serialize_field("score", &self.score)?;
+        out.serialize_field("max_score", &self.max_score)?;
+        out.serialize_field("build", &self.build)?;
+        out.serialize_field("items", &items)?;
+        out.serialize_field("facts", &self.facts)?;
+        out.end()
+    }
+}
+
+/// An item in the JSON report.
+#[derive(Serialize)]
+struct ItemJson<'a> {
+    id: &'a str,
+    score: Option<f64>,
+    max_score: f64,
+    manual: bool,
+    cases: Vec<CaseJson<'a>>,
+}
+
+/// A case under an item in the JSON report: `status`, `mismatch` and `diff` for that item.
+#[derive(Serialize)]
+struct CaseJson<'a> {
+    name: &'a str,
+    status: Status,
+    mismatch: Mismatch,
+    diff: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(trace: bool, statuses: &[(&str, Status)]) -> CaseOutcome {
+        CaseOutcome {
+            name: "c".into(),
+            description: None,
+            args: Vec::new(),
+            stdin: String::new(),
+            items: statuses
+                .iter()
+                .map(|(item, status)| ItemOutcome {
+                    item: item.to_string(),
+                    status: *status,
+                    fraction: 0.0,
+                })
+                .collect(),
+            trace,
+            ended: String::new(),
+            mismatch: Mismatch::TrailingSpace,
+            diff: "the diff".into(),
+            notes: vec![
+                "run 1, rules: a finding".into(),
+                "run 1, messages: ok".into(),
+            ],
+            stderr: String::new(),
+            output_digest: None,
+            elapsed: std::time::Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn an_item_shows_the_whole_diff_only_where_it_does_not_pass() {
+        let case = outcome(false, &[("board", Status::Pass), ("move", Status::Fail)]);
+        let (board, moves) = (&case.items[0], &case.items[1]);
+        assert_eq!(case.mismatch_in(board), Mismatch::None);
+        assert_eq!(case.diff_in(board), "");
+        assert_eq!(case.mismatch_in(moves), Mismatch::TrailingSpace);
+        assert_eq!(case.diff_in(moves), "the diff");
+    }
+
+    #[test]
+    fn a_trace_item_shows_the_findings_about_it() {
+        let case = outcome(true, &[("rules", Status::Fail), ("messages", Status::Pass)]);
+        let (rules, messages) = (&case.items[0], &case.items[1]);
+        assert_eq!(case.mismatch_in(rules), Mismatch::Content);
+        assert_eq!(case.diff_in(rules), "run 1, rules: a finding");
+        assert_eq!(case.mismatch_in(messages), Mismatch::None);
+        assert_eq!(case.diff_in(messages), "run 1, messages: ok");
     }
 }

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use super::{BatchReport, CaseRun, Status, SubmissionReport};
+use super::{BatchReport, CaseOutcome, Status, SubmissionReport};
 
 /// Failing cases shown in full per submission; the rest are listed by name.
 const MAX_SHOWN_FAILURES: usize = 8;
@@ -157,16 +157,16 @@ fn render_submission(out: &mut String, s: &SubmissionReport, paint: Paint) {
                 );
             }
             Some(score) => {
-                let passed = item
-                    .cases
-                    .iter()
-                    .filter(|c| c.status == Status::Pass)
+                let cases = s.item_cases(&item.id).count();
+                let passed = s
+                    .item_cases(&item.id)
+                    .filter(|c| c.status() == Status::Pass)
                     .count();
                 let cell = format!(
                     "{:>13}",
                     format!("{} / {}", points(score), points(item.max_score))
                 );
-                let colour = if passed == item.cases.len() {
+                let colour = if passed == cases {
                     GREEN
                 } else if score > 0.0 {
                     YELLOW
@@ -175,10 +175,9 @@ fn render_submission(out: &mut String, s: &SubmissionReport, paint: Paint) {
                 };
                 let _ = writeln!(
                     out,
-                    "  {:<width$}  {}  {passed}/{}",
+                    "  {:<width$}  {}  {passed}/{cases}",
                     item.id,
                     paint.paint(colour, &cell),
-                    item.cases.len()
                 );
             }
         }
@@ -187,7 +186,7 @@ fn render_submission(out: &mut String, s: &SubmissionReport, paint: Paint) {
         let _ = writeln!(out, "facts: {}", facts_line(s));
     }
 
-    let failing: Vec<&CaseRun> = s.runs.iter().filter(|r| !r.passed()).collect();
+    let failing: Vec<&CaseOutcome> = s.runs.iter().filter(|r| !r.passed()).collect();
     if failing.is_empty() {
         return;
     }
@@ -217,11 +216,11 @@ fn render_submission(out: &mut String, s: &SubmissionReport, paint: Paint) {
     }
 }
 
-fn render_failure(out: &mut String, run: &CaseRun, paint: Paint) {
+fn render_failure(out: &mut String, run: &CaseOutcome, paint: Paint) {
     let items: Vec<String> = run
         .items
         .iter()
-        .map(|(item, status)| format!("{item} {}", paint.status(*status, status.as_str())))
+        .map(|i| format!("{} {}", i.item, paint.status(i.status, i.status.as_str())))
         .collect();
     let _ = writeln!(
         out,
