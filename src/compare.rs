@@ -9,10 +9,12 @@ use similar::{capture_diff_slices, group_diff_ops, Algorithm, DiffOp};
 use crate::assignment::spec::CompareMode;
 use crate::games::Transcript;
 
-/// What kind of difference there is between the outputs, judged on the raw text.
+/// What kind of difference there is between the outputs, judged on the raw text (JSON
+/// `mismatch`, in snake case).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mismatch {
+    /// The outputs are identical (or the item passes).
     None,
     /// Only CRLF line endings differ.
     Crlf,

@@ -89,6 +89,7 @@ pub enum Status {
 }
 
 impl Status {
+    /// The JSON spelling.
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Pass => "pass",
@@ -107,8 +108,11 @@ impl Status {
 pub struct CaseOutcome {
     /// The case's name in `cases/<game>/*.toml`.
     pub name: String,
+    /// What the case tests, from its `description`.
     pub description: Option<String>,
+    /// The program's arguments.
     pub args: Vec<String>,
+    /// The program's standard input.
     pub stdin: String,
     /// The verdict in each item the case touches, in order.
     pub items: Vec<ItemOutcome>,
@@ -122,6 +126,7 @@ pub struct CaseOutcome {
     pub diff: String,
     /// Trace checker findings (`run N, ITEM: …`), or other remarks.
     pub notes: Vec<String>,
+    /// What the program printed on standard error (sanitizer reports land here).
     pub stderr: String,
     /// Hash of everything the program printed on stdout (`None` when it did not run), so
     /// submissions with byte-identical wrong output can be grouped without keeping it all.
@@ -135,6 +140,7 @@ pub struct CaseOutcome {
 pub struct ItemOutcome {
     /// The item id.
     pub item: String,
+    /// The case's status in the item.
     pub status: Status,
     /// Share of the item earned in this case: 1 or 0, or a trace checker's mean fraction.
     pub fraction: f64,
