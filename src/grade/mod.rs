@@ -7,6 +7,7 @@ pub mod compare;
 pub mod facts;
 pub mod runcache;
 pub mod sandbox;
+pub mod signature;
 pub mod submission;
 
 use std::collections::{BTreeMap, HashMap};
@@ -304,6 +305,7 @@ fn grade_one(
         builds.get(&case.prepared.target, &case.prepared.extra_flags);
     }
     let built = &builds.done;
+    let withheld = withheld_functions(assignment, &sources, &mut facts);
     // With a cache, runs of a binary on an unchanged input are reused (see `runcache`).
     let stores: HashMap<&BuildKey, RunStore> = grader
         .cache
@@ -356,6 +358,9 @@ fn grade_one(
             let Some(binary) = &build.binary else {
                 return build_error_run(case, &build.log);
             };
+            if let Some(withheld) = unit_function(case).and_then(|f| withheld.get(f)) {
+                return withheld_run(case, withheld);
+            }
             let ran = batched.get(&index);
             // A batch runs its cases with the full limits.
             let (limits, streak) = match ran {
@@ -396,6 +401,14 @@ fn grade_one(
             results.entry(item).or_default().push(result);
         }
         runs.push(run);
+    }
+    let unit_runs = runs
+        .iter()
+        .zip(&assignment.cases)
+        .filter(|(_, case)| case.prepared.target == Target::Harness)
+        .map(|(run, _)| (run.name.as_str(), run.stderr.as_str()));
+    if let Some(side_effects) = facts::unit_side_effects(unit_runs) {
+        facts.insert("side_effects".into(), side_effects);
     }
     let harness_failed = builds
         .done
@@ -606,6 +619,58 @@ fn build_error_run(case: &PreparedCase, log: &str) -> Judged {
         ),
         per_item,
     )
+}
+
+/// The function a unit case calls (its `function` field).
+fn unit_function(case: &PreparedCase) -> Option<&str> {
+    if case.prepared.target != Target::Harness {
+        return None;
+    }
+    case.spec.fields.get("function").and_then(|f| f.as_str())
+}
+
+/// The unit-tested functions whose cases are not run (see `signature`), with a `signatures`
+/// fact for each signature that differs from the handout.
+fn withheld_functions(
+    assignment: &Assignment,
+    sources: &[(String, String)],
+    facts: &mut BTreeMap<String, Value>,
+) -> BTreeMap<String, signature::Withheld> {
+    let functions = assignment
+        .cases
+        .iter()
+        .filter_map(unit_function)
+        .map(String::from)
+        .collect();
+    let handout = signature::handout_prototypes(&assignment.spec, &functions);
+    let withheld = signature::withheld(
+        &handout,
+        sources,
+        &assignment.spec.facts.must_be_called,
+        facts.get("helpers"),
+    );
+    let differing: serde_json::Map<String, Value> = withheld
+        .iter()
+        .filter(|(_, w)| w.status == Status::BuildError)
+        .map(|(name, w)| (name.clone(), json!(w.reason)))
+        .collect();
+    if !differing.is_empty() {
+        facts.insert("signatures".into(), Value::Object(differing));
+    }
+    withheld
+}
+
+/// A unit case not run because of what `signature` found about its function.
+fn withheld_run(case: &PreparedCase, withheld: &signature::Withheld) -> Judged {
+    let (mut run, mut per_item) = build_error_run(case, "");
+    run.ended = format!("not run: {}", withheld.reason);
+    for (_, status) in &mut run.items {
+        *status = withheld.status;
+    }
+    for (_, result) in &mut per_item {
+        result.status = withheld.status;
+    }
+    (run, per_item)
 }
 
 /// A case referee itself could not run (reported as a build error, with the reason, so
