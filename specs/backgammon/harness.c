@@ -31,27 +31,26 @@ static void save_globals(void) {
     saved_num_red = num_red;
 }
 
-static const char *called = "";
-
-static void report_change(const char *name, int before, int after) {
+static void report_change(const char *called, const char *name, int before, int after) {
     if (before != after)
         fprintf(stderr, "referee fact: %s: changed %s %d -> %d\n", called, name, before, after);
 }
 
-static void report_globals(void) {
+/* Reports each global that `called` changed. */
+static void report_globals(const char *called) {
     char name[40];
     for (int i = 0; i <= BOARD_SIZE; i++) {
         snprintf(name, sizeof name, "the_board_white[%d]", i);
-        report_change(name, saved_white[i], the_board_white[i]);
+        report_change(called, name, saved_white[i], the_board_white[i]);
     }
     for (int i = 0; i <= BOARD_SIZE; i++) {
         snprintf(name, sizeof name, "the_board_red[%d]", i);
-        report_change(name, saved_red[i], the_board_red[i]);
+        report_change(called, name, saved_red[i], the_board_red[i]);
     }
-    report_change("the_bar_white", saved_bar_white, the_bar_white);
-    report_change("the_bar_red", saved_bar_red, the_bar_red);
-    report_change("num_white", saved_num_white, num_white);
-    report_change("num_red", saved_num_red, num_red);
+    report_change(called, "the_bar_white", saved_bar_white, the_bar_white);
+    report_change(called, "the_bar_red", saved_bar_red, the_bar_red);
+    report_change(called, "num_white", saved_num_white, num_white);
+    report_change(called, "num_red", saved_num_red, num_red);
 }
 
 /* The result by the header's constants, never by literal numbers. */
@@ -71,25 +70,22 @@ int main(void) {
     if (strcmp(function, "print_board") == 0) {
         if (!read_globals()) return 2;
         save_globals();
-        called = "print_board";
         printf("print_board()\n");
         print_board();
-        report_globals();
+        report_globals("print_board");
         return 0;
     }
     if (strcmp(function, "check_board_bounds") == 0) {
         if (scanf("%d", &index) != 1 || !read_globals()) return 2;
         save_globals();
-        called = "check_board_bounds";
         result = check_board_bounds(index);
         printf("check_board_bounds(%d) = %s\n", index, verdict(result));
-        report_globals();
+        report_globals("check_board_bounds");
         return 0;
     }
     if (scanf("%7s %d %d %d", colour, &from, &to, &die) != 4 || !read_globals()) return 2;
     mover = strcmp(colour, "WHITE") == 0 ? WHITE : RED;
     save_globals();
-    called = function;
     if (strcmp(function, "check_move") == 0)
         result = check_move(mover, from, to, die);
     else if (strcmp(function, "check_basic_move") == 0)
@@ -103,6 +99,6 @@ int main(void) {
     else
         return 2;
     printf("%s(%s, %d, %d, %d) = %s\n", function, colour, from, to, die, verdict(result));
-    report_globals();
+    report_globals(function);
     return 0;
 }
