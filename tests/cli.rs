@@ -151,7 +151,7 @@ fn cases_lists_every_case_with_its_items() {
         .success()
         .stdout(predicate::str::contains("direction-south-east"))
         .stdout(predicate::str::contains("unit     helpers"))
-        .stdout(predicate::str::contains("97 cases"));
+        .stdout(predicate::str::contains("102 cases"));
 }
 
 #[test]

@@ -84,9 +84,12 @@ fn a_batch_folder_grades_every_sample_in_name_order() {
     assert_eq!(
         names,
         [
+            "bounds-helper-never-called",
             "crash_on_invalid",
             "infinite_loop",
+            "lab7-int-coordinates",
             "missing_newline",
+            "no-bounds-check-in-direction",
             "no_diagonals",
             "trailing_space",
             "wrong_list_order"

@@ -87,24 +87,6 @@ fn a_win_at_three_pieces_loses_check_win() {
 }
 
 #[test]
-fn looping_forever_at_end_of_input_loses_only_the_games_whose_input_ends() {
-    let report = grade_json(
-        "trouble",
-        &sample("eof_loops_forever/eof_loops_forever.c"),
-        &["--timeout", "0.5"],
-    );
-    let submission = only_submission(&report);
-    assert_loses_exactly(submission, &["playerTurn"]);
-    let timed_out = cases_with_status(submission, "playerTurn", "timeout");
-    assert!(timed_out.contains(&"game-handout-sample".to_string()));
-    assert!(timed_out
-        .iter()
-        .all(|n| n.ends_with("-eof") || n == "game-handout-sample"));
-    // Games ending in Q or a win still pass.
-    assert!(!cases_with_status(submission, "playerTurn", "pass").is_empty());
-}
-
-#[test]
 fn an_incomplete_initialize_board_keeps_compiles_thanks_to_ndebug() {
     let report = grade_sample("init_forgets_ring/init_forgets_ring.c");
     let submission = only_submission(&report);

@@ -1,6 +1,7 @@
 /* Unit-test harness: reads one call and the six globals on stdin, sets the globals, calls
- * the student's function once, prints its result by the header's constants and then any
- * global the call changed.
+ * the student's function once and prints its result by the header's constants. A global the
+ * call changed is reported on stderr as a fact line (`referee fact: ...`), not graded: the
+ * handout asks the check functions only for their return value.
  *
  * Script:  line 1  print_board | check_board_bounds INDEX | NAME COLOUR FROM TO DIE
  *          line 2  the_board_white[0..24]
@@ -30,28 +31,26 @@ static void save_globals(void) {
     saved_num_red = num_red;
 }
 
-static int report_change(const char *name, int before, int after) {
-    if (before == after) return 0;
-    printf("changed: %s %d -> %d\n", name, before, after);
-    return 1;
+static void report_change(const char *called, const char *name, int before, int after) {
+    if (before != after)
+        fprintf(stderr, "referee fact: %s: changed %s %d -> %d\n", called, name, before, after);
 }
 
-static void report_globals(void) {
+/* Reports each global that `called` changed. */
+static void report_globals(const char *called) {
     char name[40];
-    int changed = 0;
     for (int i = 0; i <= BOARD_SIZE; i++) {
         snprintf(name, sizeof name, "the_board_white[%d]", i);
-        changed += report_change(name, saved_white[i], the_board_white[i]);
+        report_change(called, name, saved_white[i], the_board_white[i]);
     }
     for (int i = 0; i <= BOARD_SIZE; i++) {
         snprintf(name, sizeof name, "the_board_red[%d]", i);
-        changed += report_change(name, saved_red[i], the_board_red[i]);
+        report_change(called, name, saved_red[i], the_board_red[i]);
     }
-    changed += report_change("the_bar_white", saved_bar_white, the_bar_white);
-    changed += report_change("the_bar_red", saved_bar_red, the_bar_red);
-    changed += report_change("num_white", saved_num_white, num_white);
-    changed += report_change("num_red", saved_num_red, num_red);
-    if (!changed) printf("globals unchanged\n");
+    report_change(called, "the_bar_white", saved_bar_white, the_bar_white);
+    report_change(called, "the_bar_red", saved_bar_red, the_bar_red);
+    report_change(called, "num_white", saved_num_white, num_white);
+    report_change(called, "num_red", saved_num_red, num_red);
 }
 
 /* The result by the header's constants, never by literal numbers. */
@@ -73,7 +72,7 @@ int main(void) {
         save_globals();
         printf("print_board()\n");
         print_board();
-        report_globals();
+        report_globals("print_board");
         return 0;
     }
     if (strcmp(function, "check_board_bounds") == 0) {
@@ -81,7 +80,7 @@ int main(void) {
         save_globals();
         result = check_board_bounds(index);
         printf("check_board_bounds(%d) = %s\n", index, verdict(result));
-        report_globals();
+        report_globals("check_board_bounds");
         return 0;
     }
     if (scanf("%7s %d %d %d", colour, &from, &to, &die) != 4 || !read_globals()) return 2;
@@ -100,6 +99,6 @@ int main(void) {
     else
         return 2;
     printf("%s(%s, %d, %d, %d) = %s\n", function, colour, from, to, die, verdict(result));
-    report_globals();
+    report_globals(function);
     return 0;
 }

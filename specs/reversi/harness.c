@@ -3,19 +3,40 @@
 
    Script:  printBoard N                       then N lines of cells
             positionInBounds N ROW COL          (ROW, COL as character codes)
-            checkLegalInDirection N ROW COL COLOUR DROW DCOL   then N lines of cells */
+            checkLegalInDirection N ROW COL COLOUR DROW DCOL   then N lines of cells
+
+   The board is a char[26][26] whose last row ends at an unmapped page, and every cell
+   outside the n x n board (columns and rows from n on, and the row above row 0) holds the
+   COLOUR tile: a helper that reads past the edge sees a closing tile and answers wrongly,
+   or crashes below row 25. A change the helper makes to the board is reported on stderr as
+   a fact line (`referee fact: ...`), not graded: the handout asks only for the answer. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 void printBoard(char board[][26], int n);
 bool positionInBounds(int n, char row, char col);
 bool checkLegalInDirection(char board[][26], int n, char row, char col, char colour,
                            int deltaRow, int deltaCol);
 
-static char board[26][26];
+typedef char Row[26];
 
-static int read_board(int n) {
+/* A char[26][26] placed so that the byte after board[25][25] is on an unmapped page, with
+   everything before it in its page filled with `outside`; NULL if the pages cannot be had. */
+static Row *guarded_board(char outside) {
+    long page = sysconf(_SC_PAGESIZE);
+    char *pages = mmap(NULL, (size_t) page * 2, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (pages == MAP_FAILED || mprotect(pages + page, (size_t) page, PROT_NONE) != 0) {
+        return NULL;
+    }
+    memset(pages, outside, (size_t) page);
+    return (Row *) (pages + page - 26 * 26);
+}
+
+static int read_board(Row *board, int n) {
     char line[64];
     for (int r = 0; r < n; r++) {
         if (scanf("%63s", line) != 1 || (int) strlen(line) != n) {
@@ -34,7 +55,8 @@ int main(void) {
         return 3;
     }
     if (strcmp(function, "printBoard") == 0) {
-        if (!read_board(n)) {
+        Row *board = guarded_board('U');
+        if (board == NULL || !read_board(board, n)) {
             return 3;
         }
         printBoard(board, n);
@@ -47,17 +69,22 @@ int main(void) {
         printf("positionInBounds(%d, '%c', '%c') = %s\n", n, row, col, inside ? "true" : "false");
     } else if (strcmp(function, "checkLegalInDirection") == 0) {
         int row, col, colour, delta_row, delta_col;
-        if (scanf("%d %d %d %d %d", &row, &col, &colour, &delta_row, &delta_col) != 5 ||
-            !read_board(n)) {
+        if (scanf("%d %d %d %d %d", &row, &col, &colour, &delta_row, &delta_col) != 5) {
+            return 3;
+        }
+        Row *board = guarded_board((char) colour);
+        if (board == NULL || !read_board(board, n)) {
             return 3;
         }
         char before[26][26];
-        memcpy(before, board, sizeof board);
+        memcpy(before, board, sizeof before);
         bool legal = checkLegalInDirection(board, n, (char) row, (char) col, (char) colour,
                                            delta_row, delta_col);
         printf("checkLegalInDirection('%c', '%c', '%c', %d, %d) = %s\n", row, col, colour,
                delta_row, delta_col, legal ? "true" : "false");
-        puts(memcmp(before, board, sizeof board) == 0 ? "board unchanged" : "board changed");
+        if (memcmp(before, board, sizeof before) != 0) {
+            fprintf(stderr, "referee fact: checkLegalInDirection: changed the board\n");
+        }
     } else {
         fprintf(stderr, "harness: unknown function %s\n", function);
         return 3;

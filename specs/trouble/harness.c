@@ -13,7 +13,11 @@
  *     call <function> [arguments]
  *     ...whatever the function printed...
  *     return <value>            (just "return" for a void function)
- *     the four arrays, in the script's form
+ *     the four arrays, in the script's form (initializeBoard and movePiece only)
+ *
+ * printStatus, printMoves and checkWin are graded on what they print and return: a change
+ * they make to the arrays is reported on stderr as a fact line (`referee fact: ...`), since
+ * the handout does not forbid one.
  */
 
 #include <stdio.h>
@@ -39,6 +43,16 @@ static int readArray(int *values, int n) {
     return 1;
 }
 
+/* Reports each cell of values that differs from before, as a fact about function. */
+static void reportChanges(const char *function, const char *label, const int *before,
+                          const int *values, int n) {
+    int i;
+    for (i = 0; i < n; i++)
+        if (before[i] != values[i])
+            fprintf(stderr, "referee fact: %s: changed %s[%d] %d -> %d\n", function, label, i,
+                    before[i], values[i]);
+}
+
 static void printArray(const char *label, const int *values, int n) {
     int i;
     printf("%s:", label);
@@ -50,6 +64,7 @@ int main(void) {
     char function[32];
     int a = 0, b = 0, c = 0, result = 0;
     int arity;
+    int pieces[16], home[4], ring[28], finish[16];
 
     if (scanf("%31s", function) != 1) return 2;
     if (strcmp(function, "initializeBoard") == 0 || strcmp(function, "printStatus") == 0)
@@ -69,6 +84,11 @@ int main(void) {
         !readArray(&gFinish[0][0], 16))
         return 2;
 
+    memcpy(pieces, gPieces, sizeof pieces);
+    memcpy(home, gHome, sizeof home);
+    memcpy(ring, gRing, sizeof ring);
+    memcpy(finish, gFinish, sizeof finish);
+
     printf("call %s", function);
     if (arity >= 1) printf(" %d", a);
     if (arity >= 2) printf(" %d", b);
@@ -83,9 +103,16 @@ int main(void) {
 
     if (arity == 0) printf("return\n");
     else printf("return %d\n", result);
-    printArray("gPieces", gPieces, 16);
-    printArray("gHome", gHome, 4);
-    printArray("gRing", gRing, 28);
-    printArray("gFinish", &gFinish[0][0], 16);
+    if (strcmp(function, "initializeBoard") == 0 || strcmp(function, "movePiece") == 0) {
+        printArray("gPieces", gPieces, 16);
+        printArray("gHome", gHome, 4);
+        printArray("gRing", gRing, 28);
+        printArray("gFinish", &gFinish[0][0], 16);
+    } else {
+        reportChanges(function, "gPieces", pieces, gPieces, 16);
+        reportChanges(function, "gHome", home, gHome, 4);
+        reportChanges(function, "gRing", ring, gRing, 28);
+        reportChanges(function, "gFinish", finish, &gFinish[0][0], 16);
+    }
     return 0;
 }

@@ -154,6 +154,9 @@ pub struct FactsSpec {
     pub template_globals: Vec<String>,
     /// Words whose use is reported (e.g. `goto`, `struct`, `malloc`).
     pub keywords: Vec<String>,
+    /// Helpers the handout requires the student to use: one that is defined but never called
+    /// from the student's own code fails its unit cases.
+    pub must_be_called: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -333,7 +333,6 @@ fn run_unit(case: &CaseSpec, unit: &UnitCase) -> Result<Prepared, Error> {
                     "checkLegalInDirection('{row}', '{col}', '{colour}', {delta_row}, {delta_col}) = {legal}"
                 ),
             );
-            out.println(HELPERS, "board unchanged");
             format!(
                 "checkLegalInDirection {n} {r} {c} {colour_byte} {delta_row} {delta_col}\n{}",
                 board_script(&board)

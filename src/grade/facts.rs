@@ -1,5 +1,6 @@
 //! Facts about the source reported for the TA, scored by no item unless the rubric says so:
-//! required helpers defined and called, keywords used, global variables (from the object files' symbol tables).
+//! required helpers defined and called, keywords used, global variables (from the object files' symbol tables),
+//! and what the unit harness saw a function change besides its result.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -20,7 +21,7 @@ struct Token {
 }
 
 /// Blanks out comments, string and character literals, keeping lengths and newlines.
-fn strip_comments_and_literals(src: &str) -> String {
+pub(crate) fn strip_comments_and_literals(src: &str) -> String {
     let bytes = src.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -207,6 +208,56 @@ pub fn globals(objects: &[&Path], template: &[String]) -> Result<Vec<String>, St
     names.sort();
     names.dedup();
     Ok(names)
+}
+
+/// How a unit harness starts a line on stderr that reports a fact about the function it
+/// called (a change to the board or globals), which no item scores: `referee fact: NAME: TEXT`.
+pub const UNIT_FACT_PREFIX: &str = "referee fact: ";
+
+/// The harness's fact lines over a submission's unit runs, given as (case name, stderr): per
+/// function, in how many cases it changed something and what it changed in the first.
+/// `None` when no run reported anything.
+pub fn unit_side_effects<'a>(runs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Option<Value> {
+    // function -> (cases, first case, its reports)
+    let mut found: BTreeMap<String, (usize, String, Vec<String>)> = BTreeMap::new();
+    for (case, stderr) in runs {
+        let mut in_this_case: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        for line in stderr.lines() {
+            let Some((function, text)) = line
+                .strip_prefix(UNIT_FACT_PREFIX)
+                .and_then(|rest| rest.split_once(": "))
+            else {
+                continue;
+            };
+            in_this_case
+                .entry(function)
+                .or_default()
+                .push(text.to_string());
+        }
+        for (function, texts) in in_this_case {
+            let entry = found
+                .entry(function.to_string())
+                .or_insert_with(|| (0, case.to_string(), texts));
+            entry.0 += 1;
+        }
+    }
+    if found.is_empty() {
+        return None;
+    }
+    let described: serde_json::Map<String, Value> = found
+        .into_iter()
+        .map(|(function, (cases, first, texts))| {
+            let shown: Vec<&str> = texts.iter().take(3).map(String::as_str).collect();
+            let more = if texts.len() > 3 { ", …" } else { "" };
+            let text = format!(
+                "in {cases} unit case{}, not graded (e.g. {first}: {}{more})",
+                if cases == 1 { "" } else { "s" },
+                shown.join(", "),
+            );
+            (function, json!(text))
+        })
+        .collect();
+    Some(Value::Object(described))
 }
 
 #[cfg(test)]

@@ -187,6 +187,16 @@ pub fn build_error_run(case: &PreparedCase, log: &str) -> CaseOutcome {
     )
 }
 
+/// A unit case not run because of what `signature` found about its function.
+pub fn withheld_run(case: &PreparedCase, withheld: &super::signature::Withheld) -> CaseOutcome {
+    let mut run = build_error_run(case, "");
+    run.ended = format!("not run: {}", withheld.reason);
+    for item in &mut run.items {
+        item.status = withheld.status;
+    }
+    run
+}
+
 /// A case referee itself could not run (reported as a build error, with the reason, so
 /// it is never mistaken for the student's failure or silently scored).
 pub fn referee_failure_run(case: &PreparedCase, reason: &str) -> CaseOutcome {

@@ -11,6 +11,7 @@ pub mod run;
 pub mod runcache;
 pub mod sandbox;
 pub mod score;
+pub mod signature;
 pub mod submission;
 
 use std::collections::{BTreeMap, HashMap};
@@ -177,7 +178,16 @@ fn grade_one(
     for case in &assignment.cases {
         builds.get(&case.prepared.target, &case.prepared.extra_flags);
     }
-    let judged = run::run_cases(assignment, &builds.done, &sources, grader);
+    let withheld = signature::withheld_functions(assignment, &sources, &mut facts);
+    let judged = run::run_cases(assignment, &builds.done, &sources, &withheld, grader);
+    let unit_runs = judged
+        .iter()
+        .zip(&assignment.cases)
+        .filter(|(_, case)| case.prepared.target == Target::Harness)
+        .map(|(run, _)| (run.name.as_str(), run.stderr.as_str()));
+    if let Some(side_effects) = facts::unit_side_effects(unit_runs) {
+        facts.insert("side_effects".into(), side_effects);
+    }
     let harness_failed = builds
         .done
         .iter()

@@ -1,7 +1,7 @@
 //! Running a submission's cases: batches (`batch`), the run cache (`runcache`), and pacing
 //! (a program that keeps timing out gets a shorter time limit).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -15,9 +15,12 @@ use crate::report::{CaseOutcome, Status};
 use super::batch;
 use super::build::Built;
 use super::builds::BuildKey;
-use super::judge::{build_error_run, judge_trace, judge_transcript, referee_failure_run};
+use super::judge::{
+    build_error_run, judge_trace, judge_transcript, referee_failure_run, withheld_run,
+};
 use super::runcache::{RunInput, RunStore};
 use super::sandbox::{RunLimits, RunOutcome, RunRequest, Termination};
+use super::signature::{unit_function, Withheld};
 use super::{Grader, Settings};
 
 /// Sanitizer settings: stop at the first error with a crash, so the case is a `crash` and
@@ -39,6 +42,7 @@ pub fn run_cases(
     assignment: &Assignment,
     built: &HashMap<BuildKey, Built>,
     sources: &[(String, String)],
+    withheld: &BTreeMap<String, Withheld>,
     grader: &Grader,
 ) -> Vec<CaseOutcome> {
     let settings = grader.settings;
@@ -94,6 +98,9 @@ pub fn run_cases(
             let Some(binary) = &build.binary else {
                 return build_error_run(case, &build.log);
             };
+            if let Some(withheld) = unit_function(case).and_then(|f| withheld.get(f)) {
+                return withheld_run(case, withheld);
+            }
             let ran = batched.get(&index);
             // A batch runs its cases with the full limits.
             let (limits, streak) = match ran {

@@ -23,7 +23,8 @@ pub const CHECK_WIN: &str = "checkWin";
 pub const PLAYER_TURN: &str = "playerTurn";
 
 /// A run of the template's `main`. Seed -1 is the `compiles` case; otherwise a game driven
-/// by a literal list of answers (`inputs`, then end of input) or by a policy.
+/// by a literal list of answers (`inputs`, ending with `Q` unless the game is won) or by a
+/// policy.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ProgramCase {
@@ -102,7 +103,7 @@ fn run_program(case: &CaseSpec, input: &ProgramCase) -> Result<Prepared, Error> 
                     return Err(case.error("a game played to a win takes no moves limit"))
                 }
                 (_, Some(n)) => n,
-                (_, None) => return Err(case.error("end = quit or eof needs moves")),
+                (_, None) => return Err(case.error("end = quit needs moves")),
             };
             Box::new(Policy::new(
                 choice,
@@ -202,8 +203,8 @@ fn join(values: &[i32]) -> String {
         .join(" ")
 }
 
-/// The four arrays, one labelled line each: the harness reads this form and prints it back
-/// after the call.
+/// The four arrays, one labelled line each: the harness reads this form and, for
+/// initializeBoard and movePiece, prints it back after the call.
 fn arrays_text(pieces: &[i32], home: &[i32], ring: &[i32], finish: &[i32]) -> String {
     format!(
         "gPieces: {}\ngHome: {}\ngRing: {}\ngFinish: {}\n",
@@ -341,7 +342,11 @@ fn run_unit(case: &CaseSpec, unit: &UnitCase) -> Result<Prepared, Error> {
         Some(value) => out.println(call.item, &format!("return {value}")),
         None => out.println(call.item, "return"),
     }
-    out.print(call.item, &board_arrays(&call.after));
+    // Only the two functions whose job is to change the arrays are graded on them; the
+    // harness reports a change by the others as a fact.
+    if matches!(call.item, INITIALIZE_BOARD | MOVE_PIECE) {
+        out.print(call.item, &board_arrays(&call.after));
+    }
     Ok(Prepared::unit(
         format!("{}\n{}", call.call, call.before),
         out,

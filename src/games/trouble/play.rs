@@ -21,7 +21,8 @@ pub struct Prompt<'a> {
     pub moves: &'a [(i32, i32)],
 }
 
-/// Supplies the answers to the move prompt; `None` is end of input.
+/// Supplies the answers to the move prompt; `None` is end of input, which no case may reach:
+/// the handout's only ways to end a game are `Q` and a win.
 pub trait Input {
     fn answer(&mut self, prompt: &Prompt) -> Option<String>;
 }
@@ -68,7 +69,7 @@ pub fn run_main(
     let mut board = Board::new();
     let mut colour = 0;
     for _ in 0..MAX_TURNS {
-        if player_turn(&mut board, &mut rng, colour, input, &mut run, item) {
+        if player_turn(&mut board, &mut rng, colour, input, &mut run, item)? {
             return Ok(run);
         }
         colour = if players == 2 {
@@ -80,7 +81,8 @@ pub fn run_main(
     Err(format!("the game does not end within {MAX_TURNS} turns"))
 }
 
-/// `playerTurn`: true when the game ends on this turn (a win, `Q`, or end of input).
+/// `playerTurn`: true when the game ends on this turn (a win or `Q`). Input that ends at a
+/// move prompt is a case error: how a program reacts to it is not graded.
 fn player_turn(
     board: &mut Board,
     rng: &mut Xorshift,
@@ -88,7 +90,7 @@ fn player_turn(
     input: &mut dyn Input,
     run: &mut Run,
     item: &'static str,
-) -> bool {
+) -> Result<bool, String> {
     run.out
         .println(item, &format!("---- {}'s turn", COLOUR_NAMES[colour]));
     loop {
@@ -114,12 +116,12 @@ fn player_turn(
                     moves: &moves,
                 };
                 let Some(token) = input.answer(&prompt) else {
-                    return true;
+                    return Err("the input ends at a move prompt: end it with Q (end of input is not graded)".into());
                 };
                 run.stdin.push_str(&token);
                 run.stdin.push('\n');
                 if token == "Q" {
-                    return true;
+                    return Ok(true);
                 }
                 let played =
                     parse_location(&token).is_some_and(|from| board.play(colour, from, roll));
@@ -129,18 +131,18 @@ fn player_turn(
                 run.out.println(item, "Illegal move, try again.");
             }
             if board.has_won(colour) {
-                return true;
+                return Ok(true);
             }
         }
         if roll != 6 {
-            return false;
+            return Ok(false);
         }
         run.out
             .println(item, "You rolled 6, so you get to roll again.");
     }
 }
 
-/// Answers from a fixed list, then end of input.
+/// Answers from a fixed list (which must end the game with `Q` or a win).
 pub struct Scripted {
     tokens: std::vec::IntoIter<String>,
 }
@@ -176,8 +178,6 @@ pub enum Ending {
     Win,
     /// Answer `Q` after the given number of moves.
     Quit,
-    /// Stop the input after the given number of moves.
-    Eof,
 }
 
 /// Tokens that are not location strings (kept short: students read into small buffers).
@@ -190,7 +190,7 @@ pub struct Policy {
     pub invalid_every: u32,
     pub bad_tokens: bool,
     pub ending: Ending,
-    /// Moves played before a `Quit` or `Eof` ending.
+    /// Moves played before a `Quit` ending.
     pub moves: u32,
     rng: SplitMix,
     played: u32,
@@ -253,7 +253,7 @@ impl Policy {
 impl Input for Policy {
     fn answer(&mut self, prompt: &Prompt) -> Option<String> {
         if self.ending != Ending::Win && self.played >= self.moves {
-            return (self.ending == Ending::Quit).then(|| "Q".to_string());
+            return Some("Q".to_string());
         }
         if !self.owes_legal {
             self.prompts += 1;

@@ -150,9 +150,13 @@ fn golden_handout_sample_run() {
         CaseKind::Program,
         r#"seed = 1234
 players = 2
-inputs = ["H", "R5", "G3", "G4", "H", "R5", "R6", "H", "Y5", "Y1", "Y6", "B1", "B4", "B7", "R1", "G2", "H", "Y5", "H"]"#,
+inputs = ["H", "R5", "G3", "G4", "H", "R5", "R6", "H", "Y5", "Y1", "Y6", "B1", "B4", "B7", "R1", "G2", "H", "Y5", "H", "Q"]"#,
     );
-    assert_eq!(echoed(&t.text(), &prepared.stdin), handout_sample_run());
+    // The handout stops at a prompt; the case answers it with Q, the handout's way to stop.
+    assert_eq!(
+        echoed(&t.text(), &prepared.stdin),
+        format!("{}Q\n", handout_sample_run())
+    );
     assert!(t.text().ends_with("Enter position of piece to move: "));
     assert_eq!(t.items(), vec![PLAYER_TURN]);
     assert_eq!(prepared.target, crate::games::Target::Program);
@@ -191,7 +195,9 @@ fn three_and_four_players_take_turns_clockwise() {
     ] {
         let (_, t) = prepare(
             CaseKind::Program,
-            &format!("seed = 7\nplayers = {players}\npolicy = \"first\"\nend = \"eof\"\nmoves = 5"),
+            &format!(
+                "seed = 7\nplayers = {players}\npolicy = \"first\"\nend = \"quit\"\nmoves = 5"
+            ),
         );
         let text = t.text();
         let turns: Vec<&str> = text
@@ -222,18 +228,29 @@ fn policy_games_to_a_win_end_with_a_finished_colour() {
 }
 
 #[test]
-fn eof_and_quit_end_the_game_at_the_next_prompt() {
-    let (eof, t) = prepare(
-        CaseKind::Program,
-        "seed = 5\nplayers = 4\npolicy = \"last\"\nend = \"eof\"\nmoves = 12",
-    );
-    assert_eq!(eof.stdin.lines().count(), 2 + 12);
-    assert!(t.text().ends_with(play::MOVE_PROMPT));
-    let (quit, _) = prepare(
+fn quit_ends_the_game_at_the_next_prompt() {
+    let (quit, t) = prepare(
         CaseKind::Program,
         "seed = 5\nplayers = 4\npolicy = \"last\"\nend = \"quit\"\nmoves = 12",
     );
-    assert_eq!(quit.stdin, format!("{}Q\n", eof.stdin));
+    assert_eq!(quit.stdin.lines().count(), 2 + 12 + 1);
+    assert!(quit.stdin.ends_with("Q\n"));
+    assert!(t.text().ends_with(play::MOVE_PROMPT));
+}
+
+#[test]
+fn no_game_may_end_by_running_out_of_input() {
+    for fields in [
+        "seed = 1234\nplayers = 2\ninputs = [\"H\", \"R5\"]",
+        "seed = 5\nplayers = 4\npolicy = \"last\"\nend = \"eof\"\nmoves = 12",
+    ] {
+        assert!(
+            Trouble.prepare(&case(CaseKind::Program, fields)).is_err(),
+            "{fields}"
+        );
+    }
+    // The reference refuses such a game and `every_case_file_prepares_and_the_suite_has_its_size`
+    // prepares every case: so every game of the suite ends with Q or a win.
 }
 
 #[test]
@@ -331,7 +348,8 @@ gFinish: -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"
     assert_eq!(prepared.stdin, format!("printMoves 0 6\n{before}"));
     assert_eq!(
         t.text(),
-        format!("call printMoves 0 6\nH to R5\nY1 to Y7\nreturn 2\n{before}")
+        "call printMoves 0 6\nH to R5\nY1 to Y7\nreturn 2\n",
+        "the arrays are graded only for initializeBoard and movePiece"
     );
     assert_eq!(t.items(), vec![PRINT_MOVES]);
     assert_eq!(prepared.target, crate::games::Target::Harness);
