@@ -101,33 +101,12 @@ pub fn run_cases(
             if let Some(withheld) = unit_function(case).and_then(|f| withheld.get(f)) {
                 return withheld_run(case, withheld);
             }
-            let ran = batched.get(&index);
-            // A batch runs its cases with the full limits.
-            let (limits, streak) = match ran {
-                Some(_) => (settings.limits.clone(), 0),
-                None => {
-                    let pace = pace.lock().unwrap_or_else(|e| e.into_inner());
-                    (pace.limits(settings), pace.timeouts_in_a_row)
-                }
-            };
             let target = RunTarget {
                 binary,
                 store: stores.get(&key),
-                ran,
+                ran: batched.get(&index),
             };
-            let mut run = run_case(assignment, case, &target, sources, grader, &limits);
-            if limits.timeout < settings.limits.timeout {
-                run.notes.push(format!(
-                    "run with a shortened time limit of {:.2} s: the previous {streak} runs of this program timed out",
-                    limits.timeout.as_secs_f64(),
-                ));
-            }
-            if ran.is_none() {
-                pace.lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .record(&run);
-            }
-            run
+            run_case(assignment, case, &target, sources, grader, pace)
         })
         .collect::<Vec<CaseOutcome>>();
     for store in stores.into_values() {
@@ -137,29 +116,58 @@ pub fn run_cases(
     judged
 }
 
-/// Runs one case (a trace case as many times as it asks) and judges it.
+/// Runs one case (a trace case as many times as it asks) and judges it. Every run that did
+/// not happen in a batch takes its time limit from, and reports its ending to, `pace`: a
+/// trace case's runs count one by one, so a program that hangs in every game is stopped
+/// sooner after the first few.
 fn run_case(
     assignment: &Assignment,
     case: &PreparedCase,
     target: &RunTarget,
     sources: &[(String, String)],
     grader: &Grader,
-    limits: &RunLimits,
+    pace: &Mutex<Pace>,
 ) -> CaseOutcome {
+    let settings = grader.settings;
+    let pace = || pace.lock().unwrap_or_else(|e| e.into_inner());
+    // A batch runs its cases with the full limits.
+    let limits_now = || match target.ran {
+        Some(_) => (settings.limits.clone(), None),
+        None => pace().limits(settings),
+    };
     match &case.prepared.expect {
-        Expectation::Transcript(expected) => match execute(case, target, grader, limits, 0) {
-            Ok(outcome) => judge_transcript(assignment, case, expected, &outcome, limits),
-            Err(reason) => referee_failure_run(case, &reason),
-        },
+        Expectation::Transcript(expected) => {
+            let (limits, shortened) = limits_now();
+            let mut run = match execute(case, target, grader, &limits, 0) {
+                Ok(outcome) => judge_transcript(assignment, case, expected, &outcome, &limits),
+                Err(reason) => return referee_failure_run(case, &reason),
+            };
+            if target.ran.is_none() {
+                pace().record(&run);
+            }
+            run.notes.extend(shortened);
+            run
+        }
         Expectation::Trace { runs, .. } => {
             let mut outcomes = Vec::with_capacity(*runs);
+            let mut shortened_notes = Vec::new();
             for index in 0..(*runs).max(1) {
-                match execute(case, target, grader, limits, index) {
-                    Ok(outcome) => outcomes.push(outcome),
+                let (limits, shortened) = limits_now();
+                match execute(case, target, grader, &limits, index) {
+                    Ok(outcome) => {
+                        pace().record_run(
+                            outcome.termination == Termination::Timeout,
+                            outcome.elapsed,
+                        );
+                        outcomes.push(outcome);
+                    }
                     Err(reason) => return referee_failure_run(case, &reason),
                 }
+                shortened_notes.extend(shortened.map(|note| format!("run {}: {note}", index + 1)));
             }
-            judge_trace(assignment, case, &outcomes, sources, limits)
+            let mut run = judge_trace(assignment, case, &outcomes, sources, &settings.limits);
+            run.notes.extend(shortened_notes);
+            run
         }
     }
 }
@@ -319,15 +327,25 @@ struct Pace {
 }
 
 impl Pace {
-    fn limits(&self, settings: &Settings) -> RunLimits {
+    /// The limits of the next run, and a note for the report when its time limit is shortened.
+    fn limits(&self, settings: &Settings) -> (RunLimits, Option<String>) {
         let mut limits = settings.limits.clone();
-        if self.timeouts_in_a_row >= settings.timeouts_in_a_row {
-            let short = (limits.timeout / 5)
-                .max(Duration::from_millis(200))
-                .max(self.slowest_finished * 3);
-            limits.timeout = limits.timeout.min(short);
+        if self.timeouts_in_a_row < settings.timeouts_in_a_row {
+            return (limits, None);
         }
-        limits
+        let short = (limits.timeout / 5)
+            .max(Duration::from_millis(200))
+            .max(self.slowest_finished * 3);
+        if short >= limits.timeout {
+            return (limits, None);
+        }
+        limits.timeout = short;
+        let note = format!(
+            "run with a shortened time limit of {:.2} s: the previous {} runs of this program timed out",
+            short.as_secs_f64(),
+            self.timeouts_in_a_row,
+        );
+        (limits, Some(note))
     }
 
     fn record(&mut self, run: &CaseOutcome) {
