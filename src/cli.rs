@@ -311,7 +311,8 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             let destinations = destinations(&format, output.as_deref())?;
             let project = project()?;
             let assignment = Assignment::load(&project, &game)?;
-            let submissions = submission::discover(&paths, assignment.spec.submission.layout)?;
+            let discovered = submission::discover(&paths, &assignment.spec.submission)?;
+            let submissions = discovered.submissions;
             if format.contains(&Format::Gradescope) && submissions.len() != 1 {
                 return Err(report::gradescope::one_submission_error(submissions.len()));
             }
@@ -345,13 +346,14 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             };
             let started = Instant::now();
             let bar = progress_bar(submissions.len());
-            let batch =
+            let mut batch =
                 grade::grade_with_progress(&assignment, &submissions, &grader, &|graded| {
                     if let Some(bar) = &bar {
                         bar.set_message(graded.name.clone());
                         bar.inc(1);
                     }
                 })?;
+            batch.skipped = discovered.skipped;
             if let Some(bar) = &bar {
                 bar.finish_and_clear();
             }
@@ -482,7 +484,7 @@ fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> 
     for id in ids {
         let assignment = Assignment::load(project, id)?;
         let dir = project.reference_dir(id);
-        let submissions = submission::discover(&[dir], assignment.spec.submission.layout)?;
+        let submissions = submission::discover(&[dir], &assignment.spec.submission)?.submissions;
         let settings = Settings::new(&assignment.spec.limits, None, None);
         // Always built afresh: this is the check CI relies on.
         let grader = Grader {

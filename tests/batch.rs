@@ -13,9 +13,9 @@ use serde_json::Value;
 fn grade_folder(game: &str, folder: &str, batch_cases: bool) -> (Value, usize) {
     let project = Project::locate(Some(&root())).expect("the project");
     let assignment = Assignment::load(&project, game).expect("the assignment");
-    let submissions =
-        submission::discover(&[root().join(folder)], assignment.spec.submission.layout)
-            .expect("the submissions");
+    let submissions = submission::discover(&[root().join(folder)], &assignment.spec.submission)
+        .expect("the submissions")
+        .submissions;
     let compiler = Compiler::find().expect("a C compiler");
     let sandbox = Sandbox::new(vec![root()]).expect("the sandbox");
     let mut settings = Settings::new(&assignment.spec.limits, None, None);

@@ -246,6 +246,7 @@ pub fn grade_with_progress(
         game: assignment.game.id().to_string(),
         sandbox: grader.sandbox.describe(),
         submissions: reports,
+        skipped: Vec::new(),
     })
 }
 
@@ -438,6 +439,8 @@ fn finish(
         build,
         items,
         facts,
+        ignored: submission.ignored.clone(),
+        notes: submission.notes.clone(),
         runs,
     }
 }

@@ -6,6 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::grade::compare::Mismatch;
+use crate::grade::submission::{Ignored, Skipped};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct BatchReport {
@@ -13,6 +14,8 @@ pub struct BatchReport {
     pub submissions: Vec<SubmissionReport>,
     /// How runs were isolated (an addition to the contract's keys).
     pub sandbox: String,
+    /// Entries of the batch that were not graded, with the reason.
+    pub skipped: Vec<Skipped>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -26,6 +29,10 @@ pub struct SubmissionReport {
     pub build: BuildReport,
     pub items: Vec<ItemReport>,
     pub facts: BTreeMap<String, Value>,
+    /// Files of the submission left out of grading, with the reason.
+    pub ignored: Vec<Ignored>,
+    /// How the submission was read (a `.C` file graded as C, the file chosen for grading).
+    pub notes: Vec<String>,
     /// Every case run, in case order, with what a student needs to act on a failure.
     #[serde(skip)]
     pub runs: Vec<CaseRun>,
