@@ -296,6 +296,9 @@ fn grade_one(
         };
         facts.insert("globals".into(), value);
     }
+    if let Some(note) = build::fcommon_note(&program.log) {
+        facts.insert("linked_with_fcommon".into(), json!(note));
+    }
     let warnings = program.log.matches("warning:").count();
     facts.insert("compiler_warnings".into(), json!(warnings));
 
