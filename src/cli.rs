@@ -260,6 +260,40 @@ fn destinations(
         .collect())
 }
 
+/// Checks before anything is graded that each report file can be written: its folder exists
+/// or can be made, and the file opens for writing (one made for the check is removed again).
+fn check_writable(destinations: &[(Format, Option<PathBuf>)]) -> Result<(), Error> {
+    for path in destinations.iter().filter_map(|(_, path)| path.as_deref()) {
+        if path.is_dir() {
+            return Err(Error::config(format!(
+                "{}: a folder, not a report file",
+                path.display()
+            )));
+        }
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| {
+                Error::config(format!(
+                    "{}: cannot create the folder for the report: {e}",
+                    parent.display()
+                ))
+            })?;
+        }
+        let existed = path.exists();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| {
+                Error::config(format!("{}: cannot write the report: {e}", path.display()))
+            })?;
+        if !existed {
+            // Only made for the check; the report replaces it when grading is done.
+            let _ = std::fs::remove_file(path);
+        }
+    }
+    Ok(())
+}
+
 /// A progress bar on stderr for a batch, or nothing when stderr is not a terminal.
 fn progress_bar(submissions: usize) -> Option<ProgressBar> {
     if submissions < 2 || !std::io::stderr().is_terminal() {
@@ -309,6 +343,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             no_batch,
         } => {
             let destinations = destinations(&format, output.as_deref())?;
+            check_writable(&destinations)?;
             let project = project()?;
             let assignment = Assignment::load(&project, &game)?;
             let discovered = submission::discover(&paths, &assignment.spec.submission)?;

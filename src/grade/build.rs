@@ -534,6 +534,38 @@ pub fn fcommon_note(log: &str) -> Option<String> {
         .map(String::from)
 }
 
+/// Checks that the files a game's spec names (unit harness, provided files) are there: a
+/// missing one is referee's configuration error, never a student's failed build.
+pub fn check_spec_files(spec: &Spec) -> Result<(), Error> {
+    let named = spec
+        .build
+        .harness
+        .iter()
+        .map(|name| (name, "the unit-test harness"))
+        .chain(
+            spec.submission
+                .provided
+                .iter()
+                .map(|n| (n, "a provided file")),
+        )
+        .chain(
+            spec.submission
+                .provided_if_missing
+                .iter()
+                .map(|n| (n, "a provided file")),
+        );
+    for (name, what) in named {
+        let path = spec.dir.join(name);
+        if !path.is_file() {
+            return Err(Error::config(format!(
+                "{}: missing ({what} named in spec.toml)",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn path_arg(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
