@@ -92,6 +92,11 @@ const BUGGY: [(&str, &[&str], &[&str]); 7] = [
     ("one-file", &["structure"], &[]),
 ];
 
+/// Samples of build habits a TA accepts, which must keep full marks. Graded by `referee
+/// grade` only: compiling every `.c` file with plain gcc, as `compile` does, is exactly what
+/// they defeat (`#include "logic.c"`, a global defined in a header).
+const BUILD_HABITS: [&str; 2] = ["header-global", "main-includes-logic"];
+
 fn sources(dir: &Path) -> Vec<(String, String)> {
     let mut files: Vec<(String, String)> = std::fs::read_dir(dir)
         .expect("submission folder exists")
@@ -254,9 +259,13 @@ fn check_reference_gives_the_model_solution_full_marks() {
 fn grading_takes_points_from_buggy_submissions_only_where_the_bug_is() {
     let report = grade_json("tests/submissions/ludo");
     let submissions = report["submissions"].as_array().expect("submissions");
-    assert_eq!(submissions.len(), BUGGY.len());
+    assert_eq!(submissions.len(), BUGGY.len() + BUILD_HABITS.len());
     for submission in submissions {
         let name = submission["name"].as_str().expect("a name");
+        if BUILD_HABITS.contains(&name) {
+            assert_eq!(submission["score"], submission["max_score"], "{name}");
+            continue;
+        }
         let (_, broken, free) = BUGGY
             .iter()
             .find(|(n, _, _)| *n == name)

@@ -104,6 +104,7 @@ fn a_batch_folder_grades_every_sample_in_name_order() {
         [
             "crash_on_invalid",
             "infinite_loop",
+            "lab6-beside-test-main",
             "missing_newline",
             "no_diagonals",
             "trailing_space",
