@@ -16,6 +16,7 @@ use crate::grade::sandbox::Sandbox;
 use crate::grade::submission;
 use crate::grade::{self, Assignment, Grader, Project, Settings};
 use crate::report::{self, BatchReport};
+use crate::spec::SubmissionSpec;
 
 #[derive(Parser)]
 #[command(
@@ -260,6 +261,19 @@ fn destinations(
         .collect())
 }
 
+/// The submissions at `paths`. Gradescope hands referee one student's folder, which is one
+/// submission whatever it holds (`Lab6.c` beside the student's own `test.c`).
+fn find_submissions(
+    paths: &[PathBuf],
+    spec: &SubmissionSpec,
+    gradescope: bool,
+) -> Result<submission::Discovered, Error> {
+    match paths {
+        [only] if gradescope => submission::discover_one(only, spec),
+        _ => submission::discover(paths, spec),
+    }
+}
+
 /// Checks before anything is graded that each report file can be written: its folder exists
 /// or can be made, and the file opens for writing (one made for the check is removed again).
 fn check_writable(destinations: &[(Format, Option<PathBuf>)]) -> Result<(), Error> {
@@ -346,9 +360,10 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             check_writable(&destinations)?;
             let project = project()?;
             let assignment = Assignment::load(&project, &game)?;
-            let discovered = submission::discover(&paths, &assignment.spec.submission)?;
+            let gradescope = format.contains(&Format::Gradescope);
+            let discovered = find_submissions(&paths, &assignment.spec.submission, gradescope)?;
             let submissions = discovered.submissions;
-            if format.contains(&Format::Gradescope) && submissions.len() != 1 {
+            if gradescope && submissions.len() != 1 {
                 return Err(report::gradescope::one_submission_error(submissions.len()));
             }
             let compiler = Compiler::find()?;

@@ -20,9 +20,17 @@ fn expected_losses(sample: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Grades a sample folder as one student's folder in a batch (a folder of a one-file
+/// assignment given directly is a batch of its `.c` files) and checks its expected.toml.
 fn grade_sample(game: &str, name: &str) -> Value {
     let sample = root().join("tests/submissions").join(game).join(name);
-    let report = grade_json(game, &sample, &["--no-cache"]);
+    let batch = tempfile::tempdir().expect("tempdir");
+    let student = batch.path().join(name);
+    std::fs::create_dir(&student).expect("mkdir");
+    for entry in std::fs::read_dir(&sample).expect("the sample").flatten() {
+        std::fs::copy(entry.path(), student.join(entry.file_name())).expect("copied");
+    }
+    let report = grade_json(game, batch.path(), &["--no-cache"]);
     let submission = only_submission(&report).clone();
     let losses = expected_losses(&sample);
     let losses: Vec<&str> = losses.iter().map(String::as_str).collect();

@@ -132,15 +132,11 @@ fn discover_path(path: &Path, spec: &SubmissionSpec, found: &mut Discovered) -> 
         };
     }
     let entries = list_dir(path)?;
-    let is_c_file = |e: &Entry| e.kind == Kind::File && extension(&e.path).as_deref() == Some("c");
-    let holds_c = entries.iter().any(is_c_file);
-    // A one-file assignment's folder holding the handout's file is one student's work
-    // (`Lab6.c` beside a `test.c`), not a batch of two.
-    let holds_handout_file = entries
+    let holds_c = entries
         .iter()
-        .filter(|e| is_c_file(e))
-        .any(|e| file_name(&e.path).eq_ignore_ascii_case(&spec.file));
-    if holds_c && (spec.layout == Layout::Multi || holds_handout_file) {
+        .any(|e| e.kind == Kind::File && extension(&e.path).as_deref() == Some("c"));
+    if spec.layout == Layout::Multi && holds_c {
+        // A folder that directly holds .c files is one student's submission.
         let (files, ignored) = source_files_under(path)?;
         found
             .submissions
@@ -179,6 +175,21 @@ fn discover_path(path: &Path, spec: &SubmissionSpec, found: &mut Discovered) -> 
         }
     }
     Ok(())
+}
+
+/// The one submission at `path`, for a grader that is always handed one student's work
+/// (Gradescope): what `discover` finds there when that is one submission, else the whole
+/// folder as one (a one-file assignment's `Lab6.c` beside the student's own `test.c`).
+pub fn discover_one(path: &Path, spec: &SubmissionSpec) -> Result<Discovered, Error> {
+    let found = discover(&[path.to_path_buf()], spec)?;
+    if found.submissions.len() <= 1 || !path.is_dir() {
+        return Ok(found);
+    }
+    let (files, ignored) = source_files_under(path)?;
+    Ok(Discovered {
+        submissions: vec![from_files(path, spec, files, ignored)],
+        skipped: Vec::new(),
+    })
 }
 
 /// Why a file in a batch folder is not a submission.
@@ -701,8 +712,12 @@ mod tests {
         write(dir.path(), "moves.c", "int f(void){return 1;}");
         write(dir.path(), "lab6.h", "");
         write(dir.path(), "test.c", "int main(){return 1;}");
-        let found = found(dir.path(), &single());
-        assert_eq!(found.len(), 1, "one student's folder, not a batch");
+        let batch = super::discover(&[dir.path().to_path_buf()], &single()).expect("found");
+        assert_eq!(batch.submissions.len(), 3, "a batch folder of .c files");
+        let found = discover_one(dir.path(), &single())
+            .expect("found")
+            .submissions;
+        assert_eq!(found.len(), 1, "one student's folder");
         let files: Vec<&str> = found[0].files.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(files, ["Lab6.c", "lab6.h", "moves.c"]);
         assert_eq!(found[0].ignored.len(), 1);
