@@ -605,7 +605,12 @@ fn build_error_run(case: &PreparedCase, log: &str) -> Judged {
             )
         })
         .collect();
-    let first_line = log.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    // The first error says why; warnings before it do not.
+    let first_line = log
+        .lines()
+        .find(|l| l.contains("error"))
+        .or_else(|| log.lines().find(|l| !l.trim().is_empty()))
+        .unwrap_or("");
     let items = case
         .items
         .iter()
