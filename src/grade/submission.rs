@@ -177,12 +177,17 @@ fn discover_path(path: &Path, spec: &SubmissionSpec, found: &mut Discovered) -> 
     Ok(())
 }
 
-/// The one submission at `path`, for a grader that is always handed one student's work
-/// (Gradescope): what `discover` finds there when that is one submission, else the whole
-/// folder as one (a one-file assignment's `Lab6.c` beside the student's own `test.c`).
+/// The submission at `path` for a grader that is always handed one student's work
+/// (Gradescope): what `discover` finds there, except that a folder directly holding the
+/// handout's file is one submission (a one-file assignment's `Lab6.c` beside the student's
+/// own `test.c`). A folder of other `.c` files stays a batch, which such a grader refuses.
 pub fn discover_one(path: &Path, spec: &SubmissionSpec) -> Result<Discovered, Error> {
     let found = discover(&[path.to_path_buf()], spec)?;
-    if found.submissions.len() <= 1 || !path.is_dir() {
+    let holds_handout_file = path.is_dir()
+        && list_dir(path)?
+            .iter()
+            .any(|e| e.kind == Kind::File && file_name(&e.path).eq_ignore_ascii_case(&spec.file));
+    if found.submissions.len() <= 1 || !holds_handout_file {
         return Ok(found);
     }
     let (files, ignored) = source_files_under(path)?;
@@ -718,6 +723,9 @@ mod tests {
             .expect("found")
             .submissions;
         assert_eq!(found.len(), 1, "one student's folder");
+        std::fs::remove_file(dir.path().join("Lab6.c")).expect("remove");
+        let without = discover_one(dir.path(), &single()).expect("found");
+        assert_eq!(without.submissions.len(), 2, "no Lab6.c: still a batch");
         let files: Vec<&str> = found[0].files.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(files, ["Lab6.c", "lab6.h", "moves.c"]);
         assert_eq!(found[0].ignored.len(), 1);
