@@ -304,6 +304,40 @@ fn destinations(
         .collect())
 }
 
+/// Checks before anything is graded that each report file can be written: its folder exists
+/// or can be made, and the file opens for writing (one made for the check is removed again).
+fn check_writable(destinations: &[(Format, Option<PathBuf>)]) -> Result<(), Error> {
+    for path in destinations.iter().filter_map(|(_, path)| path.as_deref()) {
+        if path.is_dir() {
+            return Err(Error::config(format!(
+                "{}: a folder, not a report file",
+                path.display()
+            )));
+        }
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| {
+                Error::config(format!(
+                    "{}: cannot create the folder for the report: {e}",
+                    parent.display()
+                ))
+            })?;
+        }
+        let existed = path.exists();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| {
+                Error::config(format!("{}: cannot write the report: {e}", path.display()))
+            })?;
+        if !existed {
+            // Only made for the check; the report replaces it when grading is done.
+            let _ = std::fs::remove_file(path);
+        }
+    }
+    Ok(())
+}
+
 /// A progress bar on stderr for a batch, or nothing when stderr is not a terminal.
 fn progress_bar(submissions: usize) -> Option<ProgressBar> {
     if submissions < 2 || !std::io::stderr().is_terminal() {
@@ -362,9 +396,12 @@ fn grade(project: &Project, args: GradeArgs) -> Result<i32, Error> {
         limits,
     } = args;
     let destinations = destinations(&format, output.as_deref())?;
+    check_writable(&destinations)?;
     let assignment = Assignment::load(project, &game)?;
-    let submissions = submission::discover(&paths, assignment.spec.submission.layout)?;
-    if format.contains(&Format::Gradescope) && submissions.len() != 1 {
+    let gradescope = format.contains(&Format::Gradescope);
+    let discovered = submission::discover(&paths, &assignment.spec.submission)?;
+    let submissions = discovered.submissions;
+    if gradescope && submissions.len() != 1 {
         return Err(report::gradescope::one_submission_error(submissions.len()));
     }
     let compiler = Compiler::find()?;
@@ -395,12 +432,13 @@ fn grade(project: &Project, args: GradeArgs) -> Result<i32, Error> {
     };
     let started = Instant::now();
     let bar = progress_bar(submissions.len());
-    let batch = grade::grade_with_progress(&assignment, &submissions, &grader, &|graded| {
+    let mut batch = grade::grade_with_progress(&assignment, &submissions, &grader, &|graded| {
         if let Some(bar) = &bar {
             bar.set_message(graded.name.clone());
             bar.inc(1);
         }
     })?;
+    batch.skipped = discovered.skipped;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -527,7 +565,7 @@ fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> 
     for id in ids {
         let assignment = Assignment::load(project, id)?;
         let dir = project.reference_dir(id);
-        let submissions = submission::discover(&[dir], assignment.spec.submission.layout)?;
+        let submissions = submission::discover(&[dir], &assignment.spec.submission)?.submissions;
         let settings = Settings::new(&assignment.spec.limits, None);
         // Always built afresh: this is the check CI relies on.
         let grader = Grader {

@@ -14,9 +14,9 @@ use serde_json::Value;
 fn grade_folder(game: &str, folder: &str, batch_cases: bool) -> (Value, usize) {
     let project = Project::locate(Some(&root())).expect("the project");
     let assignment = Assignment::load(&project, game).expect("the assignment");
-    let submissions =
-        submission::discover(&[root().join(folder)], assignment.spec.submission.layout)
-            .expect("the submissions");
+    let submissions = submission::discover(&[root().join(folder)], &assignment.spec.submission)
+        .expect("the submissions")
+        .submissions;
     let compiler = Compiler::find().expect("a C compiler");
     let sandbox = Sandbox::new(vec![root()]).expect("the sandbox");
     let mut settings = Settings::new(&assignment.spec.limits, None);
@@ -50,7 +50,7 @@ fn grades(report: &Value) -> Vec<Value> {
 fn batched_unit_cases_grade_exactly_as_runs_of_their_own() {
     // Backgammon's samples fail unit cases with wrong answers (193 unit cases each);
     // Reversi's crash and loop forever in theirs, so batches stop early and the rest run alone.
-    for (game, samples, unit_share) in [("backgammon", 9, 5), ("reversi", 9, 1)] {
+    for (game, samples, unit_share) in [("backgammon", 9, 5), ("reversi", 10, 1)] {
         let folder = format!("tests/submissions/{game}");
         let (batched, batched_runs) = grade_folder(game, &folder, true);
         let (alone, alone_runs) = grade_folder(game, &folder, false);

@@ -88,6 +88,7 @@ fn a_batch_folder_grades_every_sample_in_name_order() {
             "crash_on_invalid",
             "infinite_loop",
             "lab7-int-coordinates",
+            "lab6-beside-test-main",
             "missing_newline",
             "no-bounds-check-in-direction",
             "no_diagonals",

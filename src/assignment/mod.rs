@@ -29,6 +29,12 @@ impl Project {
                 .chain(Some(PathBuf::from(env!("CARGO_MANIFEST_DIR"))))
                 .collect(),
         };
+        // Resolved against the current folder now: builds run in other folders, where a
+        // relative path to the harness would name nothing.
+        let candidates: Vec<PathBuf> = candidates
+            .into_iter()
+            .map(|root| std::path::absolute(&root).unwrap_or(root))
+            .collect();
         candidates
             .iter()
             .find(|root| root.join("specs").is_dir() && root.join("cases").is_dir())
@@ -80,6 +86,7 @@ impl Assignment {
             ))
         })?;
         let spec = Spec::load(&project.root.join("specs").join(id))?;
+        spec.check_files()?;
         let case_specs = cases::load_dir(&project.root.join("cases").join(id))?;
         let auto_items: Vec<String> = spec
             .items

@@ -212,4 +212,36 @@ impl Spec {
             .map(|item| item.points)
             .sum()
     }
+
+    /// Checks that the files a game's spec names (unit harness, provided files) are there: a
+    /// missing one is referee's configuration error, never a student's failed build.
+    pub fn check_files(&self) -> Result<(), Error> {
+        let named = self
+            .build
+            .harness
+            .iter()
+            .map(|name| (name, "the unit-test harness"))
+            .chain(
+                self.submission
+                    .provided
+                    .iter()
+                    .map(|n| (n, "a provided file")),
+            )
+            .chain(
+                self.submission
+                    .provided_if_missing
+                    .iter()
+                    .map(|n| (n, "a provided file")),
+            );
+        for (name, what) in named {
+            let path = self.dir.join(name);
+            if !path.is_file() {
+                return Err(Error::config(format!(
+                    "{}: missing ({what} named in spec.toml)",
+                    path.display()
+                )));
+            }
+        }
+        Ok(())
+    }
 }

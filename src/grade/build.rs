@@ -1,13 +1,14 @@
 //! Compiles a submission with the C compiler the `cc` crate finds: the student's program,
 //! and the game's unit harness linked with the student's functions.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
 use super::cache::{self, BuildCache};
 use super::sandbox::{self, RunLimits, RunRequest, Sandbox, Termination};
-use super::submission::Submission;
+use super::submission::{quoted_includes, Submission};
 use crate::assignment::spec::Spec;
 use crate::error::Error;
 use crate::games::Target;
@@ -16,6 +17,13 @@ const RUNTIME_SOURCE: &str = include_str!("referee_rt.c");
 const RUNTIME_NAME: &str = "referee_rt.c";
 /// Link flags referee's runtime needs (its `time()` wrapper).
 const RUNTIME_LINK_FLAGS: [&str; 1] = ["-Wl,--wrap=time"];
+/// GCC before 10 (the courses' compilers) merged a global defined in a header included by
+/// two files; newer ones need this flag for it.
+const FCOMMON: &str = "-fcommon";
+/// How a build log says that the link needed `-fcommon` (the rest of the line names the
+/// globals); the grader shows it as a fact.
+const FCOMMON_NOTE: &str =
+    "a global is defined in a header; linked with -fcommon as older compilers did";
 
 /// The C compiler and its version line (part of what identifies a build).
 #[derive(Debug, Clone)]
@@ -110,6 +118,7 @@ impl<'a> Workspace<'a> {
             .filter(|name| name.ends_with(".c") && name != RUNTIME_NAME)
             .collect();
         sources.sort();
+        let sources = compiled_on_their_own(dir.path(), sources)?;
         Ok(Workspace {
             dir,
             sources,
@@ -252,7 +261,25 @@ impl<'a> Workspace<'a> {
         args.extend(objects.iter().map(|o| path_arg(o)));
         args.extend(spec.build.link.iter().cloned());
         args.extend(RUNTIME_LINK_FLAGS.map(String::from));
-        let linked = self.compile(compiler, &args, timeout, &mut log)?;
+        let mut link_log = String::new();
+        let linked = self.compile(compiler, &args, timeout, &mut link_log)?;
+        if !linked && !extra.iter().any(|flag| flag == FCOMMON) {
+            let clashes = header_global_clashes(&link_log, self.path());
+            if !clashes.is_empty() {
+                let mut retry_flags = extra.to_vec();
+                retry_flags.push(FCOMMON.into());
+                let mut retried =
+                    self.compile_target(compiler, spec, target, &retry_flags, timeout)?;
+                if retried.binary.is_some() {
+                    retried.log.push_str(&format!(
+                        "referee: {FCOMMON_NOTE} ({})\n",
+                        clashes.join(", ")
+                    ));
+                    return Ok(retried);
+                }
+            }
+        }
+        log.push_str(&link_log);
         Ok(Built {
             binary: linked.then_some(binary),
             log,
@@ -399,6 +426,114 @@ impl<'a> Workspace<'a> {
     }
 }
 
+/// The `.c` files of a build folder that are compiled on their own: not those another file
+/// `#include`s (a TA builds `main.c` that includes `logic.c` by compiling `main.c` alone).
+/// If that leaves nothing (files that include each other), all of them.
+fn compiled_on_their_own(dir: &Path, sources: Vec<String>) -> std::io::Result<Vec<String>> {
+    let mut included = BTreeSet::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !(name.ends_with(".c") || name.ends_with(".h")) || name == RUNTIME_NAME {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&std::fs::read(entry.path())?).into_owned();
+        included.extend(
+            quoted_includes(&text)
+                .into_iter()
+                .filter(|included| *included != name),
+        );
+    }
+    let alone: Vec<String> = sources
+        .iter()
+        .filter(|source| !included.contains(*source))
+        .cloned()
+        .collect();
+    Ok(if alone.is_empty() { sources } else { alone })
+}
+
+/// The globals a failed link defines more than once, when each is defined in a header of the
+/// build folder (so `-fcommon` may link it); empty when the link failed for anything else.
+fn header_global_clashes(link_log: &str, dir: &Path) -> Vec<String> {
+    if link_log.contains("undefined reference") {
+        return Vec::new();
+    }
+    let mut names: Vec<String> = link_log
+        .split("multiple definition of ")
+        .skip(1)
+        .filter_map(|rest| {
+            let rest = rest
+                .strip_prefix('`')
+                .or_else(|| rest.strip_prefix('\u{2018}'))?;
+            let end = rest.find(['\'', '\u{2019}'])?;
+            Some(rest[..end].to_string())
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    let headers: Vec<(String, String)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".h"))
+        .filter_map(|e| {
+            let text = std::fs::read(e.path()).ok()?;
+            Some((
+                e.file_name().to_string_lossy().into_owned(),
+                String::from_utf8_lossy(&text).into_owned(),
+            ))
+        })
+        .collect();
+    let mut found = Vec::new();
+    for name in &names {
+        match headers.iter().find(|(_, text)| defines_global(text, name)) {
+            Some((header, _)) => found.push(format!("{name} in {header}")),
+            None => return Vec::new(),
+        }
+    }
+    found
+}
+
+/// Whether header text defines (not just declares `extern`) a file-scope variable `name`.
+fn defines_global(text: &str, name: &str) -> bool {
+    // The file-scope text: directives, line comments and everything inside braces dropped.
+    let mut file_scope = String::new();
+    let mut depth = 0usize;
+    for line in text.lines() {
+        if line.trim_start().starts_with('#') {
+            continue;
+        }
+        for c in line.split("//").next().unwrap_or_default().chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth = depth.saturating_sub(1),
+                _ if depth == 0 => file_scope.push(c),
+                _ => {}
+            }
+        }
+        file_scope.push('\n');
+    }
+    file_scope.split(';').any(|statement| {
+        let statement = statement.trim_start();
+        !statement.starts_with("extern")
+            && !statement.starts_with("typedef")
+            && statement.match_indices(name).any(|(at, _)| {
+                let before = statement[..at].chars().next_back();
+                let after = statement[at + name.len()..].trim_start().chars().next();
+                before.is_some_and(|c| !(c.is_alphanumeric() || c == '_'))
+                    && matches!(after, None | Some('=' | ',' | '['))
+            })
+    })
+}
+
+/// The fact a build log holds when its link needed `-fcommon`, if it does.
+pub fn fcommon_note(log: &str) -> Option<String> {
+    log.lines()
+        .filter_map(|line| line.strip_prefix("referee: "))
+        .find(|note| note.starts_with(FCOMMON_NOTE))
+        .map(String::from)
+}
+
 fn path_arg(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
@@ -418,5 +553,79 @@ fn build_tag(target: &Target, extra: &[String]) -> String {
         base.to_string()
     } else {
         format!("{base}{flags}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_c_file_another_file_includes_is_not_compiled_on_its_own() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(
+            dir.path().join("main.c"),
+            "#include \"logic.c\"\nint main(){}",
+        )
+        .expect("write");
+        std::fs::write(dir.path().join("logic.c"), "#include \"types.h\"\n").expect("write");
+        std::fs::write(dir.path().join("types.h"), "").expect("write");
+        let sources = vec!["logic.c".to_string(), "main.c".to_string()];
+        let alone = compiled_on_their_own(dir.path(), sources).expect("read");
+        assert_eq!(alone, ["main.c"]);
+    }
+
+    #[test]
+    fn files_that_include_each_other_are_all_compiled() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("a.c"), "#include \"b.c\"\n").expect("write");
+        std::fs::write(dir.path().join("b.c"), "#include \"a.c\"\n").expect("write");
+        let sources = vec!["a.c".to_string(), "b.c".to_string()];
+        let alone = compiled_on_their_own(dir.path(), sources.clone()).expect("read");
+        assert_eq!(alone, sources);
+    }
+
+    #[test]
+    fn only_globals_defined_in_a_header_call_for_fcommon() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(
+            dir.path().join("types.h"),
+            "extern int declared;\nstruct s { int member; };\nint board[4][4];\nint turn; // whose\n",
+        )
+        .expect("write");
+        let clash = |name: &str| {
+            format!(
+                "/usr/bin/ld: b.o:(.bss+0x0): multiple definition of `{name}'; a.o:(.bss+0x0): first defined here\ncollect2: error: ld returned 1 exit status\n"
+            )
+        };
+        assert_eq!(
+            header_global_clashes(&clash("board"), dir.path()),
+            ["board in types.h"]
+        );
+        assert_eq!(
+            header_global_clashes(&clash("turn"), dir.path()),
+            ["turn in types.h"]
+        );
+        for not_a_header_global in ["declared", "member", "main"] {
+            assert!(header_global_clashes(&clash(not_a_header_global), dir.path()).is_empty());
+        }
+        let also_undefined = format!(
+            "{}main.c:(.text+0x5): undefined reference to `f'\n",
+            clash("turn")
+        );
+        assert!(header_global_clashes(&also_undefined, dir.path()).is_empty());
+    }
+
+    #[test]
+    fn the_fcommon_note_is_read_back_from_the_log() {
+        let log = format!("a.c:1:1: warning: x\nreferee: {FCOMMON_NOTE} (turn in types.h)\n");
+        assert_eq!(
+            fcommon_note(&log),
+            Some(format!("{FCOMMON_NOTE} (turn in types.h)"))
+        );
+        assert_eq!(
+            fcommon_note("referee: the compiler was stopped after 1 s\n"),
+            None
+        );
     }
 }

@@ -146,6 +146,11 @@ fn scan(src: &str) -> Scan {
     }
 }
 
+/// Whether the source has a body for a function named `name` (e.g. its own `main`).
+pub fn defines_function(src: &str, name: &str) -> bool {
+    scan(src).defined.iter().any(|defined| defined == name)
+}
+
 /// Whether `name` is called from a function other than itself.
 fn called_elsewhere(tokens: &[Token], name: &str) -> bool {
     tokens.iter().any(|t| {

@@ -179,7 +179,12 @@ pub fn build_error_run(case: &PreparedCase, log: &str) -> CaseOutcome {
             fraction: 0.0,
         })
         .collect();
-    let first_line = log.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    // The first error says why; warnings before it do not.
+    let first_line = log
+        .lines()
+        .find(|l| l.contains("error"))
+        .or_else(|| log.lines().find(|l| !l.trim().is_empty()))
+        .unwrap_or("");
     case_outcome(
         case,
         items,

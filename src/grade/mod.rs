@@ -122,6 +122,7 @@ pub fn grade_with_progress(
         game: assignment.game.id().to_string(),
         sandbox: grader.sandbox.describe(),
         submissions: reports,
+        skipped: Vec::new(),
     })
 }
 
@@ -170,6 +171,9 @@ fn grade_one(
             Err(reason) => json!(format!("unknown: {reason}")),
         };
         facts.insert("globals".into(), value);
+    }
+    if let Some(note) = build::fcommon_note(&program.log) {
+        facts.insert("linked_with_fcommon".into(), json!(note));
     }
     let warnings = program.log.matches("warning:").count();
     facts.insert("compiler_warnings".into(), json!(warnings));

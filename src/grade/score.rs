@@ -34,6 +34,8 @@ pub fn score_submission(
         build,
         items,
         facts,
+        ignored: submission.ignored.clone(),
+        notes: submission.notes.clone(),
         runs,
     }
 }
@@ -171,6 +173,8 @@ mod tests {
             path: "ann.c".into(),
             files: Vec::new(),
             problem: None,
+            ignored: Vec::new(),
+            notes: Vec::new(),
         };
         let build = BuildReport {
             ok: true,

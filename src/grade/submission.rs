@@ -1,11 +1,16 @@
 //! Finds submissions: a `.c` file, a folder of sources, a `.zip`, or a batch folder of them.
+//! Symbolic links inside a batch or a submission are never followed (a link could show a
+//! file outside the submission to the student); every entry of a batch that is not graded is
+//! listed with its reason, and so is every file of a submission left out of the build.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::assignment::spec::Layout;
+use crate::assignment::spec::{Layout, SubmissionSpec};
 use crate::error::Error;
+use crate::grade::facts;
+pub use crate::report::model::{Ignored, Skipped};
 
 /// One student's work as read from disk.
 #[derive(Debug, Clone)]
@@ -16,6 +21,18 @@ pub struct Submission {
     pub files: Vec<SourceFile>,
     /// Why the submission cannot be built at all (empty, binary, clashing names), if so.
     pub problem: Option<String>,
+    /// Files of the submission that are not graded, with the reason.
+    pub ignored: Vec<Ignored>,
+    /// How the submission was read, where a TA would want to know (a `.C` file graded as C,
+    /// the file chosen when none has the handout's name).
+    pub notes: Vec<String>,
+}
+
+/// The submissions found, in a stable order, and the batch entries that are not graded.
+#[derive(Debug, Clone, Default)]
+pub struct Discovered {
+    pub submissions: Vec<Submission>,
+    pub skipped: Vec<Skipped>,
 }
 
 #[derive(Debug, Clone)]
@@ -39,35 +56,58 @@ impl SourceFile {
 const MAX_SOURCE_BYTES: u64 = 2 << 20;
 /// Most bytes unpacked from one zip.
 const MAX_ZIP_BYTES: u64 = 16 << 20;
+/// Archive kinds students send that referee does not unpack (only `.zip` is).
+const UNPACKED_ARCHIVES: [&str; 10] = [
+    ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".gz", ".bz2", ".xz", ".rar", ".7z",
+];
+/// C++ source endings, which a C assignment cannot grade.
+const CPP_ENDINGS: [&str; 5] = [".cpp", ".cc", ".cxx", ".c++", ".hpp"];
+const LINK_REASON: &str = "a symbolic link: referee never follows links";
 
-/// Expands the command-line paths into submissions, in a stable order.
-pub fn discover(paths: &[PathBuf], layout: Layout) -> Result<Vec<Submission>, Error> {
-    let mut found = Vec::new();
+/// Expands the command-line paths into submissions, in a stable order. A path given on the
+/// command line is the TA's choice and is read even through a link; what it holds is not.
+pub fn discover(paths: &[PathBuf], spec: &SubmissionSpec) -> Result<Discovered, Error> {
+    let mut found = Discovered::default();
     for path in paths {
-        let before = found.len();
-        discover_path(path, layout, &mut found)?;
-        if found.len() == before {
+        let before = found.submissions.len();
+        let skipped_before = found.skipped.len();
+        discover_path(path, spec, &mut found)?;
+        if found.submissions.len() == before {
+            let skipped: Vec<String> = found.skipped[skipped_before..]
+                .iter()
+                .map(|s| format!("{}: {}", s.path, s.reason))
+                .collect();
             return Err(Error::config(format!(
-                "{}: no submissions found (expected .c files, .zip files, or one folder per student)",
-                path.display()
+                "{}: no submissions found (expected .c files, .zip files, or one folder per student){}",
+                path.display(),
+                if skipped.is_empty() {
+                    String::new()
+                } else {
+                    format!("; skipped {}", skipped.join("; "))
+                }
             )));
         }
     }
-    dedupe_names(&mut found);
+    dedupe_names(&mut found.submissions);
     Ok(found)
 }
 
-fn discover_path(path: &Path, layout: Layout, found: &mut Vec<Submission>) -> Result<(), Error> {
+fn discover_path(path: &Path, spec: &SubmissionSpec, found: &mut Discovered) -> Result<(), Error> {
     let meta = std::fs::metadata(path)
         .map_err(|e| Error::config(format!("{}: {}", path.display(), io_reason(&e))))?;
     if meta.is_file() {
         return match extension(path).as_deref() {
             Some("c") => {
-                found.push(from_files(path, vec![path.to_path_buf()]));
+                found.submissions.push(from_files(
+                    path,
+                    spec,
+                    vec![path.to_path_buf()],
+                    Vec::new(),
+                ));
                 Ok(())
             }
             Some("zip") => {
-                found.push(from_zip(path));
+                found.submissions.push(from_zip(path, spec));
                 Ok(())
             }
             _ => Err(Error::config(format!(
@@ -79,26 +119,80 @@ fn discover_path(path: &Path, layout: Layout, found: &mut Vec<Submission>) -> Re
     let entries = list_dir(path)?;
     let holds_c = entries
         .iter()
-        .any(|p| p.is_file() && extension(p).as_deref() == Some("c"));
-    if layout == Layout::Multi && holds_c {
-        // A folder that directly holds .c files is one student's submission.
-        found.push(from_files(path, source_files_under(path)?));
+        .any(|e| e.kind == Kind::File && extension(&e.path).as_deref() == Some("c"));
+    let holds_handout_file = entries
+        .iter()
+        .any(|e| e.kind == Kind::File && file_name(&e.path).eq_ignore_ascii_case(&spec.file));
+    // A folder that directly holds .c files is one student's submission for a multi-file
+    // assignment; for a one-file assignment, one that holds the handout's file and no
+    // folder or archive is (`Lab6.c` beside the student's own `test.c`); any other folder is
+    // a batch.
+    let holds_submissions = entries.iter().any(|e| {
+        e.kind == Kind::Folder
+            || (e.kind == Kind::File && extension(&e.path).as_deref() == Some("zip"))
+    });
+    let one_student = match spec.layout {
+        Layout::Multi => holds_c,
+        Layout::Single => holds_handout_file && !holds_submissions,
+    };
+    if one_student {
+        let (files, ignored) = source_files_under(path)?;
+        found
+            .submissions
+            .push(from_files(path, spec, files, ignored));
         return Ok(());
     }
     for entry in entries {
-        if entry.is_dir() {
-            found.push(from_files(&entry, source_files_under(&entry)?));
-        } else {
-            match extension(&entry).as_deref() {
-                Some("zip") => found.push(from_zip(&entry)),
-                Some("c") if layout == Layout::Single => {
-                    found.push(from_files(&entry, vec![entry.clone()]));
-                }
-                _ => {}
+        let skip = |reason: String| Skipped {
+            path: entry.path.display().to_string(),
+            reason,
+        };
+        match entry.kind {
+            Kind::Link => found.skipped.push(skip(LINK_REASON.into())),
+            Kind::Other => found
+                .skipped
+                .push(skip("not a regular file or folder".into())),
+            Kind::Folder if list_dir(&entry.path)?.is_empty() => {
+                found.skipped.push(skip("an empty folder".into()));
             }
+            Kind::Folder => {
+                let (files, ignored) = source_files_under(&entry.path)?;
+                found
+                    .submissions
+                    .push(from_files(&entry.path, spec, files, ignored));
+            }
+            Kind::File => match extension(&entry.path).as_deref() {
+                Some("zip") => found.submissions.push(from_zip(&entry.path, spec)),
+                Some("c") if spec.layout == Layout::Single => {
+                    let files = vec![entry.path.clone()];
+                    found
+                        .submissions
+                        .push(from_files(&entry.path, spec, files, Vec::new()));
+                }
+                _ => found.skipped.push(skip(skip_reason(&entry.path))),
+            },
         }
     }
     Ok(())
+}
+
+/// Why a file in a batch folder is not a submission.
+fn skip_reason(path: &Path) -> String {
+    let name = file_name(path).to_ascii_lowercase();
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.len() == 0) {
+        return "an empty file".into();
+    }
+    if let Some(kind) = UNPACKED_ARCHIVES.iter().find(|k| name.ends_with(*k)) {
+        return format!("a {kind} archive: only .zip archives are unpacked");
+    }
+    if let Some(kind) = CPP_ENDINGS.iter().find(|k| name.ends_with(*k)) {
+        return format!("C++ source ({kind}), not C");
+    }
+    match extension(path) {
+        Some(ext) if ext == "h" => "a header without a .c file".into(),
+        Some(ext) => format!("not C source (.{ext})"),
+        None => "not C source (no file name ending)".into(),
+    }
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -114,38 +208,79 @@ fn extension(path: &Path) -> Option<String> {
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
 }
 
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    File,
+    Folder,
+    Link,
+    Other,
+}
+
+/// A folder entry, with what it is as it stands (a link is a link, not what it points to).
+struct Entry {
+    path: PathBuf,
+    kind: Kind,
+}
+
 /// Sorted entries of a folder, hidden ones left out.
-fn list_dir(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+fn list_dir(dir: &Path) -> Result<Vec<Entry>, Error> {
     let read = std::fs::read_dir(dir)
         .map_err(|e| Error::config(format!("{}: {}", dir.display(), io_reason(&e))))?;
-    let mut entries: Vec<PathBuf> = read
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| {
-            !p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+    let mut entries: Vec<Entry> = read
+        .filter_map(Result::ok)
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| {
+            let kind = match e.file_type() {
+                Ok(t) if t.is_symlink() => Kind::Link,
+                Ok(t) if t.is_dir() => Kind::Folder,
+                Ok(t) if t.is_file() => Kind::File,
+                _ => Kind::Other,
+            };
+            Entry {
+                path: e.path(),
+                kind,
+            }
         })
         .collect();
-    entries.sort();
+    entries.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(entries)
 }
 
-/// Every `.c`/`.h` file below `dir` (macOS resource forks and hidden folders left out).
-fn source_files_under(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+/// Every `.c`/`.h` file below `dir` (macOS resource forks and hidden folders left out), and
+/// the links met on the way, which are not followed.
+fn source_files_under(dir: &Path) -> Result<(Vec<PathBuf>, Vec<Ignored>), Error> {
     let mut files = Vec::new();
+    let mut links = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(folder) = stack.pop() {
         for entry in list_dir(&folder)? {
-            if entry.is_dir() {
-                if entry.file_name().is_some_and(|n| n != "__MACOSX") {
-                    stack.push(entry);
+            match entry.kind {
+                Kind::Folder if file_name(&entry.path) != "__MACOSX" => stack.push(entry.path),
+                Kind::File if is_source_name(&entry.path.to_string_lossy()) => {
+                    files.push(entry.path);
                 }
-            } else if is_source_name(&entry.to_string_lossy()) {
-                files.push(entry);
+                Kind::Link => links.push(Ignored {
+                    file: entry
+                        .path
+                        .strip_prefix(dir)
+                        .unwrap_or(&entry.path)
+                        .display()
+                        .to_string(),
+                    reason: LINK_REASON.into(),
+                }),
+                _ => {}
             }
         }
     }
     files.sort();
-    Ok(files)
+    links.sort_by(|a, b| a.file.cmp(&b.file));
+    Ok((files, links))
 }
 
 fn is_source_name(name: &str) -> bool {
@@ -159,21 +294,44 @@ fn name_of(path: &Path) -> String {
         .unwrap_or_else(|| path.display().to_string())
 }
 
-fn from_files(root: &Path, paths: Vec<PathBuf>) -> Submission {
+/// A source file under the name the build uses: `.C`/`.H` endings become `.c`/`.h` (graded
+/// as C, with a note).
+fn source_file(path_text: &str, bytes: Vec<u8>, notes: &mut Vec<String>) -> SourceFile {
+    let name = base_name(path_text);
+    let lowered = match name.rsplit_once('.') {
+        Some((stem, "C")) => format!("{stem}.c"),
+        Some((stem, "H")) => format!("{stem}.h"),
+        _ => name.clone(),
+    };
+    if lowered != name {
+        notes.push(format!(
+            "{name} was graded as C source (built as {lowered})"
+        ));
+    }
+    SourceFile {
+        name: lowered,
+        bytes,
+    }
+}
+
+fn from_files(
+    root: &Path,
+    spec: &SubmissionSpec,
+    paths: Vec<PathBuf>,
+    ignored: Vec<Ignored>,
+) -> Submission {
     let mut files = Vec::new();
     let mut problem = None;
+    let mut notes = Vec::new();
     for path in paths {
         match read_source(&path) {
-            Ok(bytes) => files.push(SourceFile {
-                name: base_name(&path.to_string_lossy()),
-                bytes,
-            }),
+            Ok(bytes) => files.push(source_file(&path.to_string_lossy(), bytes, &mut notes)),
             Err(reason) => {
                 problem.get_or_insert(reason);
             }
         }
     }
-    finish(root, files, problem)
+    finish(root, spec, files, problem, ignored, notes)
 }
 
 fn read_source(path: &Path) -> Result<Vec<u8>, String> {
@@ -193,23 +351,30 @@ fn base_name(path: &str) -> String {
     path.rsplit(['/', '\\']).next().unwrap_or(path).to_string()
 }
 
-fn from_zip(path: &Path) -> Submission {
-    match read_zip(path) {
-        Ok(files) => finish(path, files, None),
+fn from_zip(path: &Path, spec: &SubmissionSpec) -> Submission {
+    let mut notes = Vec::new();
+    match read_zip(path, &mut notes) {
+        Ok((files, ignored)) => finish(path, spec, files, None, ignored, notes),
         Err(reason) => Submission {
             name: name_of(path),
             path: path.to_path_buf(),
             files: Vec::new(),
             problem: Some(format!("{}: {reason}", path.display())),
+            ignored: Vec::new(),
+            notes,
         },
     }
 }
 
-fn read_zip(path: &Path) -> Result<Vec<SourceFile>, String> {
+fn read_zip(
+    path: &Path,
+    notes: &mut Vec<String>,
+) -> Result<(Vec<SourceFile>, Vec<Ignored>), String> {
     let file = std::fs::File::open(path).map_err(|e| io_reason(&e))?;
     let mut archive =
         zip::ZipArchive::new(file).map_err(|e| format!("not a readable zip ({e})"))?;
     let mut files = Vec::new();
+    let mut ignored = Vec::new();
     let mut total = 0u64;
     for index in 0..archive.len() {
         let mut entry = archive
@@ -217,6 +382,13 @@ fn read_zip(path: &Path) -> Result<Vec<SourceFile>, String> {
             .map_err(|e| format!("broken zip entry ({e})"))?;
         let name = entry.name().to_string();
         if entry.is_dir() || name.contains("__MACOSX") || !is_source_name(&name) {
+            continue;
+        }
+        if entry.is_symlink() {
+            ignored.push(Ignored {
+                file: name,
+                reason: LINK_REASON.into(),
+            });
             continue;
         }
         let mut bytes = Vec::new();
@@ -229,18 +401,35 @@ fn read_zip(path: &Path) -> Result<Vec<SourceFile>, String> {
         if total > MAX_ZIP_BYTES {
             return Err(format!("unpacks to more than {MAX_ZIP_BYTES} bytes"));
         }
-        files.push(SourceFile {
-            name: base_name(&name),
-            bytes,
-        });
+        files.push(source_file(&name, bytes, notes));
     }
     files.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(files)
+    Ok((files, ignored))
+}
+
+/// The files a source `#include`s with quotes, by base name (builds see files side by side).
+pub fn quoted_includes(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| {
+            let directive = line.trim_start().strip_prefix('#')?.trim_start();
+            let rest = directive.strip_prefix("include")?.trim_start();
+            let quoted = rest.strip_prefix('"')?;
+            let (path, _) = quoted.split_once('"')?;
+            Some(base_name(path))
+        })
+        .collect()
 }
 
 /// Checks what a build needs: at least one `.c` file, text not binary, no two files with
-/// one name.
-fn finish(root: &Path, files: Vec<SourceFile>, problem: Option<String>) -> Submission {
+/// one name; for a one-file assignment, picks the file to grade.
+fn finish(
+    root: &Path,
+    spec: &SubmissionSpec,
+    files: Vec<SourceFile>,
+    problem: Option<String>,
+    ignored: Vec<Ignored>,
+    notes: Vec<String>,
+) -> Submission {
     let mut problem = problem;
     let mut seen = BTreeMap::new();
     for file in &files {
@@ -265,12 +454,84 @@ fn finish(root: &Path, files: Vec<SourceFile>, problem: Option<String>) -> Submi
     if !files.iter().any(SourceFile::is_c) {
         problem.get_or_insert(format!("{}: no .c file found", root.display()));
     }
-    Submission {
+    let mut submission = Submission {
         name: name_of(root),
         path: root.to_path_buf(),
         files,
         problem,
+        ignored,
+        notes,
+    };
+    if spec.layout == Layout::Single && submission.problem.is_none() {
+        keep_the_graded_file(&mut submission, &spec.file);
     }
+    submission
+}
+
+/// A one-file assignment grades one `.c` file (and what it `#include`s): the one with the
+/// handout's name, else the only one that defines `main`. Other `.c` files (a student's own
+/// tests, an older version) are listed as ignored; headers stay for the build.
+fn keep_the_graded_file(submission: &mut Submission, handout_file: &str) {
+    let c_files: Vec<&SourceFile> = submission.files.iter().filter(|f| f.is_c()).collect();
+    if c_files.len() < 2 {
+        return;
+    }
+    let by_name = c_files.iter().find(|f| f.name == handout_file).or_else(|| {
+        c_files
+            .iter()
+            .find(|f| f.name.eq_ignore_ascii_case(handout_file))
+    });
+    let with_main: Vec<&&SourceFile> = c_files
+        .iter()
+        .filter(|f| facts::defines_function(&f.text(), "main"))
+        .collect();
+    let graded = match (by_name, with_main.as_slice()) {
+        (Some(file), _) => file.name.clone(),
+        (None, [only]) => {
+            submission.notes.push(format!(
+                "no file is named {handout_file}: graded {}, the only .c file that defines main",
+                only.name
+            ));
+            only.name.clone()
+        }
+        (None, mains) => {
+            let names: Vec<&str> = c_files.iter().map(|f| f.name.as_str()).collect();
+            submission.problem = Some(format!(
+                "{}: {} .c files ({}), none named {handout_file} and {} defining main: cannot tell which one to grade (name it {handout_file})",
+                submission.path.display(),
+                names.len(),
+                names.join(", "),
+                mains.len()
+            ));
+            return;
+        }
+    };
+    // The graded file and everything it includes, directly or not.
+    let mut kept = BTreeSet::from([graded.clone()]);
+    let mut pending = vec![graded.clone()];
+    while let Some(name) = pending.pop() {
+        let Some(file) = submission.files.iter().find(|f| f.name == name) else {
+            continue;
+        };
+        for included in quoted_includes(&file.text()) {
+            if kept.insert(included.clone()) {
+                pending.push(included);
+            }
+        }
+    }
+    let (graded_files, left_out): (Vec<SourceFile>, Vec<SourceFile>) = submission
+        .files
+        .drain(..)
+        .partition(|f| !f.is_c() || kept.contains(&f.name));
+    submission.files = graded_files;
+    submission
+        .ignored
+        .extend(left_out.into_iter().map(|file| Ignored {
+            file: file.name,
+            reason: format!(
+                "a one-file assignment: only {graded} and the files it #includes are graded"
+            ),
+        }));
 }
 
 /// Two submissions with one name (alice.c and alice/) get distinct names.
@@ -298,13 +559,32 @@ mod tests {
         path
     }
 
+    fn spec(layout: Layout, file: &str) -> SubmissionSpec {
+        SubmissionSpec {
+            layout,
+            file: file.into(),
+            provided: Vec::new(),
+            provided_if_missing: Vec::new(),
+        }
+    }
+
+    fn single() -> SubmissionSpec {
+        spec(Layout::Single, "Lab6.c")
+    }
+
+    fn found(path: &Path, spec: &SubmissionSpec) -> Vec<Submission> {
+        discover(&[path.to_path_buf()], spec)
+            .expect("found")
+            .submissions
+    }
+
     #[test]
     fn a_batch_folder_of_single_files_and_folders() {
         let dir = tempfile::tempdir().expect("tempdir");
         write(dir.path(), "alice.c", "int main(){}");
         write(dir.path(), "bob/src/Lab6.c", "int main(){}");
         write(dir.path(), "notes.txt", "hi");
-        let found = discover(&[dir.path().to_path_buf()], Layout::Single).expect("found");
+        let found = found(dir.path(), &single());
         let names: Vec<_> = found.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["alice", "bob"]);
         assert_eq!(found[1].files[0].name, "Lab6.c");
@@ -317,7 +597,7 @@ mod tests {
         write(dir.path(), "main.c", "int main(){}");
         write(dir.path(), "logic.c", "int f;");
         write(dir.path(), "types.h", "");
-        let found = discover(&[dir.path().to_path_buf()], Layout::Multi).expect("found");
+        let found = found(dir.path(), &spec(Layout::Multi, "main.c"));
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].files.len(), 3);
     }
@@ -328,25 +608,138 @@ mod tests {
         let empty = write(dir.path(), "empty/main.c", "  \n");
         let binary = dir.path().join("bin.c");
         std::fs::write(&binary, [0x7f, b'E', b'L', b'F', 0, 0]).expect("write");
-        let found =
-            discover(&[empty.parent().expect("parent").into()], Layout::Single).expect("found");
+        let found = found(empty.parent().expect("parent"), &single());
         assert!(found[0]
             .problem
             .as_deref()
             .is_some_and(|p| p.contains("is empty")));
-        let found = discover(&[binary], Layout::Single).expect("found");
+        let found = super::discover(&[binary], &single())
+            .expect("found")
+            .submissions;
         assert!(found[0]
             .problem
             .as_deref()
             .is_some_and(|p| p.contains("binary")));
-        let none = discover(&[dir.path().join("missing.c")], Layout::Single).unwrap_err();
+        let none = discover(&[dir.path().join("missing.c")], &single()).unwrap_err();
         assert!(none.to_string().contains("no such file"), "{none}");
         let txt = write(dir.path(), "notes.txt", "x");
-        let err = discover(&[txt], Layout::Single).unwrap_err();
+        let err = discover(&[txt], &single()).unwrap_err();
         assert!(err.to_string().contains("not a submission"), "{err}");
         let hollow = dir.path().join("hollow");
         std::fs::create_dir(&hollow).expect("mkdir");
-        let err = discover(&[hollow], Layout::Single).unwrap_err();
+        let err = discover(&[hollow], &single()).unwrap_err();
         assert!(err.to_string().contains("no submissions found"), "{err}");
+    }
+
+    #[test]
+    fn entries_that_are_not_submissions_are_listed_with_their_reason() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write(dir.path(), "ann.c", "int main(){}");
+        write(dir.path(), "bo.cpp", "int main(){}");
+        write(dir.path(), "notes.txt", "hi");
+        write(dir.path(), "cy.tar.gz", "not really");
+        write(dir.path(), "blank", "");
+        std::fs::create_dir(dir.path().join("dee")).expect("mkdir");
+        let outside = tempfile::tempdir().expect("tempdir");
+        let secret = write(outside.path(), "secret.c", "int main(){}");
+        std::os::unix::fs::symlink(&secret, dir.path().join("eve.c")).expect("symlink");
+        let found = discover(&[dir.path().to_path_buf()], &single()).expect("found");
+        let names: Vec<&str> = found.submissions.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["ann"]);
+        let reasons: BTreeMap<String, &str> = found
+            .skipped
+            .iter()
+            .map(|s| (file_name(Path::new(&s.path)), s.reason.as_str()))
+            .collect();
+        assert_eq!(reasons.len(), 6, "{reasons:?}");
+        assert!(reasons["bo.cpp"].contains("C++"));
+        assert!(reasons["notes.txt"].contains("not C source (.txt)"));
+        assert!(reasons["cy.tar.gz"].contains(".tar.gz archive"));
+        assert!(reasons["blank"].contains("empty file"));
+        assert!(reasons["dee"].contains("empty folder"));
+        assert!(reasons["eve.c"].contains("symbolic link"));
+    }
+
+    #[test]
+    fn links_inside_a_submission_are_not_read() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write(dir.path(), "main.c", "int main(){}");
+        let outside = tempfile::tempdir().expect("tempdir");
+        let secret = write(outside.path(), "secret.c", "int leaked;");
+        std::os::unix::fs::symlink(&secret, dir.path().join("secret.c")).expect("symlink");
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("more")).expect("symlink");
+        let found = found(dir.path(), &spec(Layout::Multi, "main.c"));
+        let files: Vec<&str> = found[0].files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(files, ["main.c"]);
+        let ignored: Vec<&str> = found[0].ignored.iter().map(|i| i.file.as_str()).collect();
+        assert_eq!(ignored, ["more", "secret.c"]);
+    }
+
+    #[test]
+    fn an_upper_case_c_file_is_graded_as_c_with_a_note() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = write(dir.path(), "Gil.C", "int main(){}");
+        let found = found(&file, &single());
+        assert_eq!(found[0].problem, None);
+        assert_eq!(found[0].files[0].name, "Gil.c");
+        assert!(found[0].notes[0].contains("Gil.C was graded as C"));
+    }
+
+    #[test]
+    fn a_one_file_assignment_grades_the_handout_file_and_what_it_includes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write(
+            dir.path(),
+            "Lab6.c",
+            "#include \"lab6.h\"\n#include \"moves.c\"\nint main(){}",
+        );
+        write(dir.path(), "moves.c", "int f(void){return 1;}");
+        write(dir.path(), "lab6.h", "");
+        write(dir.path(), "test.c", "int main(){return 1;}");
+        let found = super::discover(&[dir.path().to_path_buf()], &single())
+            .expect("found")
+            .submissions;
+        assert_eq!(found.len(), 1, "one student's folder");
+        std::fs::remove_file(dir.path().join("Lab6.c")).expect("remove");
+        let without = super::discover(&[dir.path().to_path_buf()], &single()).expect("found");
+        assert_eq!(
+            without.submissions.len(),
+            2,
+            "no Lab6.c: a batch of .c files"
+        );
+        let files: Vec<&str> = found[0].files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(files, ["Lab6.c", "lab6.h", "moves.c"]);
+        assert_eq!(found[0].ignored.len(), 1);
+        assert_eq!(found[0].ignored[0].file, "test.c");
+        assert!(found[0].ignored[0].reason.contains("only Lab6.c"));
+    }
+
+    #[test]
+    fn without_the_handout_file_the_only_main_is_graded_or_the_choice_is_explained() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write(dir.path(), "bob/lab.c", "int main(void){return 0;}");
+        write(dir.path(), "bob/helpers.c", "int main;/* not a function */");
+        write(dir.path(), "cy/a.c", "int main(void){return 0;}");
+        write(dir.path(), "cy/b.c", "int main(void){return 1;}");
+        let found = found(dir.path(), &single());
+        assert_eq!(found[0].files.len(), 1);
+        assert_eq!(found[0].files[0].name, "lab.c");
+        assert!(
+            found[0].notes[0].contains("graded lab.c"),
+            "{:?}",
+            found[0].notes
+        );
+        assert_eq!(found[0].ignored[0].file, "helpers.c");
+        let problem = found[1].problem.as_deref().unwrap_or_default();
+        assert!(
+            problem.contains("none named Lab6.c and 2 defining main"),
+            "{problem}"
+        );
+    }
+
+    #[test]
+    fn quoted_includes_are_found_by_base_name() {
+        let text = "#include <stdio.h>\n  # include \"src/logic.c\"\n#include\"types.h\"\n";
+        assert_eq!(quoted_includes(text), ["logic.c", "types.h"]);
     }
 }

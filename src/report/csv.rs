@@ -27,7 +27,20 @@ pub fn render(batch: &BatchReport) -> String {
         }
         row.push(number(submission.score));
         row.push(number(submission.max_score));
-        row.push(status(submission));
+        let mut status = status(submission);
+        if !submission.ignored.is_empty() {
+            let files: Vec<&str> = submission.ignored.iter().map(|i| i.file.as_str()).collect();
+            status.push_str(&format!("; ignored {}", files.join(", ")));
+        }
+        row.push(status);
+        push_row(&mut out, row.into_iter());
+    }
+    // Entries not graded get a row with no points, so none vanishes from the gradebook.
+    for skipped in &batch.skipped {
+        let mut row = vec![inert(&skipped.path)];
+        row.extend(item_ids.iter().map(|_| String::new()));
+        row.extend([String::new(), String::new()]);
+        row.push(format!("not graded: {}", skipped.reason));
         push_row(&mut out, row.into_iter());
     }
     out

@@ -44,7 +44,7 @@ pub fn render(batch: &BatchReport, execution_seconds: f64) -> Result<String, Err
     let results = Results {
         score: submission.score,
         execution_time: (execution_seconds * 10.0).round() / 10.0,
-        output: overview(&batch.game, submission),
+        output: overview(&batch.game, submission, &super::skipped_lines(batch)),
         output_format: "text",
         visibility: "visible",
         tests: submission
@@ -67,7 +67,7 @@ pub fn one_submission_error(found: usize) -> Error {
     ))
 }
 
-fn overview(game: &str, s: &SubmissionReport) -> String {
+fn overview(game: &str, s: &SubmissionReport, skipped: &[String]) -> String {
     let mut out = format!(
         "referee {game}: {} / {} auto-graded points.\n",
         s.score, s.max_score
@@ -78,7 +78,19 @@ fn overview(game: &str, s: &SubmissionReport) -> String {
         out.push_str("Build: FAILED, so no case could run. Compiler output:\n");
     }
     if !s.build.ok || !s.build.log.trim().is_empty() {
-        push_cut(&mut out, &s.build.log, MAX_LINES);
+        let (shown, hidden) = super::build_log_excerpt(&s.build.log, MAX_LINES);
+        for line in shown {
+            let _ = writeln!(out, "  {line}");
+        }
+        if hidden > 0 {
+            let _ = writeln!(out, "  … {hidden} more lines");
+        }
+    }
+    for line in super::reading_notes(s) {
+        let _ = writeln!(out, "Note: {line}");
+    }
+    for line in skipped {
+        let _ = writeln!(out, "Not graded: {line}");
     }
     let manual: Vec<String> = s
         .items

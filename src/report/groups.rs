@@ -125,6 +125,8 @@ mod tests {
             },
             items: Vec::new(),
             facts: BTreeMap::new(),
+            ignored: Vec::new(),
+            notes: Vec::new(),
             runs,
         }
     }
@@ -144,6 +146,7 @@ mod tests {
         let batch = BatchReport {
             game: "g".into(),
             sandbox: String::new(),
+            skipped: Vec::new(),
             submissions: vec![
                 wrong("ann", "x\n"),
                 wrong("bob", "y\n"),
@@ -167,6 +170,7 @@ mod tests {
         let batch = BatchReport {
             game: "g".into(),
             sandbox: String::new(),
+            skipped: Vec::new(),
             submissions: vec![
                 submission("ann", true, vec![run("a", Status::Fail, "x")]),
                 submission("bob", true, vec![run("b", Status::Fail, "x")]),

@@ -130,7 +130,21 @@ fn render_summary(out: &mut String, batch: &BatchReport, groups: &[Group]) {
     render_case_rates(out, batch);
     render_groups(out, batch, groups);
     render_student_list(out, batch);
+    render_skipped(out, batch);
     out.push_str("</section>\n");
+}
+
+/// The batch entries that were not graded, with the reason.
+fn render_skipped(out: &mut String, batch: &BatchReport) {
+    let lines = super::skipped_lines(batch);
+    if lines.is_empty() {
+        return;
+    }
+    out.push_str("<h3 id=\"skipped\">Not graded</h3>\n<ul class=\"skipped\">\n");
+    for line in lines {
+        let _ = writeln!(out, "<li>{}</li>", escape(&line));
+    }
+    out.push_str("</ul>\n");
 }
 
 fn render_histogram(out: &mut String, scores: &[f64], max: f64) {
@@ -412,6 +426,9 @@ fn render_student(out: &mut String, index: usize, s: &SubmissionReport) {
             if s.build.ok { "log" } else { "FAILED" },
             escape(&s.build.log)
         );
+    }
+    for line in super::reading_notes(s) {
+        let _ = writeln!(out, "<p class=\"note\">Note: {}</p>", escape(&line));
     }
     out.push_str("<table class=\"items\">\n<tr><th>item</th><th class=\"num\">points</th><th>cases passed</th></tr>\n");
     for item in &s.items {

@@ -18,6 +18,16 @@ pub fn render(batch: &BatchReport) -> String {
     for submission in &batch.submissions {
         render_suite(&mut out, &batch.game, submission);
     }
+    // An entry not graded is a suite whose one test is skipped, with the reason.
+    for skipped in &batch.skipped {
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"{name}\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\">\n    <testcase classname=\"{game}.{name}\" name=\"submission\">\n      <skipped message=\"{reason}\"/>\n    </testcase>\n  </testsuite>",
+            name = escape(&skipped.path),
+            game = escape(&batch.game),
+            reason = escape(&skipped.reason)
+        );
+    }
     out.push_str("</testsuites>\n");
     out
 }
@@ -40,6 +50,7 @@ fn render_suite(out: &mut String, game: &str, submission: &SubmissionReport) {
         ("score", submission.score.to_string()),
         ("max_score", submission.max_score.to_string()),
         ("build_ok", submission.build.ok.to_string()),
+        ("notes", super::reading_notes(submission).join("\n")),
     ] {
         let _ = writeln!(
             out,

@@ -12,3 +12,96 @@ pub mod text;
 pub use model::{
     BatchReport, CaseOutcome, ItemCase, ItemOutcome, ItemReport, Status, SubmissionReport,
 };
+
+/// The lines of a build log worth showing in `max_lines`: all of it when it fits, else the
+/// error lines with the line before each (GCC's "In function" context) and the two after
+/// (source and caret) first, then the earliest other lines; in log order. The second value
+/// counts the lines left out. A long run of warnings never hides the error that stopped the
+/// build.
+pub fn build_log_excerpt(log: &str, max_lines: usize) -> (Vec<&str>, usize) {
+    let lines: Vec<&str> = log.lines().collect();
+    if lines.len() <= max_lines {
+        return (lines, 0);
+    }
+    let is_error = |line: &str| {
+        line.contains("error")
+            || line.contains("undefined reference")
+            || line.contains("multiple definition")
+            || line.starts_with("referee:")
+    };
+    let mut keep = vec![false; lines.len()];
+    let mut kept = 0;
+    let mut take = |index: usize, keep: &mut Vec<bool>| {
+        if kept < max_lines && !keep[index] {
+            keep[index] = true;
+            kept += 1;
+        }
+    };
+    for (index, line) in lines.iter().enumerate() {
+        if is_error(line) {
+            let context = index.saturating_sub(1)..(index + 3).min(lines.len());
+            for near in context {
+                take(near, &mut keep);
+            }
+        }
+    }
+    for index in 0..lines.len() {
+        take(index, &mut keep);
+    }
+    let shown: Vec<&str> = lines
+        .iter()
+        .zip(&keep)
+        .filter(|(_, kept)| **kept)
+        .map(|(line, _)| *line)
+        .collect();
+    let hidden = lines.len() - shown.len();
+    (shown, hidden)
+}
+
+/// What the report says about how a submission was read: its notes, then each file left out
+/// of grading with the reason.
+pub fn reading_notes(submission: &SubmissionReport) -> Vec<String> {
+    submission
+        .notes
+        .iter()
+        .cloned()
+        .chain(
+            submission
+                .ignored
+                .iter()
+                .map(|i| format!("ignored {}: {}", i.file, i.reason)),
+        )
+        .collect()
+}
+
+/// The batch entries that were not graded, one line each.
+pub fn skipped_lines(batch: &BatchReport) -> Vec<String> {
+    batch
+        .skipped
+        .iter()
+        .map(|s| format!("{}: {}", s.path, s.reason))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_build_log_keeps_its_errors() {
+        let mut log: String = (0..50)
+            .map(|i| format!("a.c:{i}:1: warning: unused variable 'v{i}'\n"))
+            .collect();
+        log.push_str("a.c: In function 'main':\n");
+        log.push_str("a.c:60:5: error: 'x' undeclared\n");
+        log.push_str("   60 |     x = 1;\n");
+        let (shown, hidden) = build_log_excerpt(&log, 30);
+        assert_eq!(shown.len(), 30);
+        assert_eq!(hidden, 23);
+        assert!(shown.contains(&"a.c:60:5: error: 'x' undeclared"));
+        assert!(shown.contains(&"a.c: In function 'main':"));
+        assert_eq!(shown[0], "a.c:0:1: warning: unused variable 'v0'");
+        let (all, none) = build_log_excerpt("one\ntwo\n", 30);
+        assert_eq!((all, none), (vec!["one", "two"], 0));
+    }
+}

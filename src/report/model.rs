@@ -18,6 +18,26 @@ pub struct BatchReport {
     pub submissions: Vec<SubmissionReport>,
     /// How runs were isolated, in words (an addition to the contract's keys).
     pub sandbox: String,
+    /// Entries of the batch that were not graded, with the reason.
+    pub skipped: Vec<Skipped>,
+}
+
+/// A file of a submission left out of grading.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Ignored {
+    /// The file's path inside the submission.
+    pub file: String,
+    /// Why it was not graded ("another .c file with its own main", …).
+    pub reason: String,
+}
+
+/// An entry of a batch folder that is not a submission.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    /// The entry's path.
+    pub path: String,
+    /// Why it is not a submission ("not C", "a symbolic link: never followed", …).
+    pub reason: String,
 }
 
 /// One graded submission. Serialized as the contract's submission object, whose items list
@@ -39,6 +59,10 @@ pub struct SubmissionReport {
     /// What was observed in the sources (`compiler_warnings`, `globals`, `helpers`,
     /// `uses_KEYWORD`), not scored.
     pub facts: BTreeMap<String, Value>,
+    /// Files of the submission left out of grading, with the reason.
+    pub ignored: Vec<Ignored>,
+    /// How the submission was read (a `.C` file graded as C, the file chosen for grading).
+    pub notes: Vec<String>,
     /// Every case's outcome, in case order: the one record every report is written from.
     pub runs: Vec<CaseOutcome>,
 }
@@ -233,7 +257,7 @@ impl Serialize for SubmissionReport {
                     .collect(),
             })
             .collect();
-        let mut out = serializer.serialize_struct("SubmissionReport", 7)?;
+        let mut out = serializer.serialize_struct("SubmissionReport", 9)?;
         out.serialize_field("name", &self.name)?;
         out.serialize_field("path", &self.path)?;
         out.serialize_field("score", &self.score)?;
@@ -241,6 +265,8 @@ impl Serialize for SubmissionReport {
         out.serialize_field("build", &self.build)?;
         out.serialize_field("items", &items)?;
         out.serialize_field("facts", &self.facts)?;
+        out.serialize_field("ignored", &self.ignored)?;
+        out.serialize_field("notes", &self.notes)?;
         out.end()
     }
 }

@@ -81,6 +81,13 @@ pub fn render_with(batch: &BatchReport, paint: Paint) -> String {
         render_submission(&mut out, submission, paint);
         out.push('\n');
     }
+    let skipped = super::skipped_lines(batch);
+    if !skipped.is_empty() {
+        let _ = writeln!(out, "not graded ({} entries):", skipped.len());
+        for line in skipped {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
     out.push_str(&paint.paint(BOLD, &summary(batch)));
     out.push('\n');
     if batch.sandbox.starts_with("basic") {
@@ -103,8 +110,13 @@ pub fn summary(batch: &BatchReport) -> String {
     } else {
         batch.submissions.iter().map(|s| s.score).sum::<f64>() / count as f64
     };
+    let skipped = match batch.skipped.len() {
+        0 => String::new(),
+        1 => " · 1 entry not graded".into(),
+        n => format!(" · {n} entries not graded"),
+    };
     format!(
-        "{} · {count} submission{} graded · mean {:.2} / {:.2} · {full} with full marks · {failed_builds} failed to build",
+        "{} · {count} submission{} graded · mean {:.2} / {:.2} · {full} with full marks · {failed_builds} failed to build{skipped}",
         batch.game,
         if count == 1 { "" } else { "s" },
         mean,
@@ -141,7 +153,16 @@ fn render_submission(out: &mut String, s: &SubmissionReport, paint: Paint) {
         let _ = writeln!(out, "build: {}", paint.paint(RED, "FAILED"));
     }
     if !s.build.ok || warnings > 0 || !s.build.log.trim().is_empty() {
-        push_cut(out, &s.build.log, MAX_LOG_LINES, "    ");
+        let (shown, hidden) = super::build_log_excerpt(&s.build.log, MAX_LOG_LINES);
+        for line in shown {
+            let _ = writeln!(out, "    {}", crate::compare::visible(line));
+        }
+        if hidden > 0 {
+            let _ = writeln!(out, "    … {hidden} more lines");
+        }
+    }
+    for line in super::reading_notes(s) {
+        let _ = writeln!(out, "note: {line}");
     }
 
     let width = s.items.iter().map(|i| i.id.len()).max().unwrap_or(4).max(4);
