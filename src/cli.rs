@@ -119,6 +119,13 @@ enum Command {
         /// whatever a case leaves running: the same results for far less set-up.
         #[arg(long)]
         no_batch: bool,
+        /// Show this case in full in the text report instead of one example per failing item
+        /// (repeatable; `*` and `?` match any text and one character: --case 'edge-*').
+        #[arg(long = "case", value_name = "NAME")]
+        cases: Vec<String>,
+        /// Show every failing case in full in the text report.
+        #[arg(long, conflicts_with = "cases")]
+        all: bool,
     },
     /// Print what the reference expects for one case (its exact output).
     Expect {
@@ -307,10 +314,18 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             cache,
             no_cache,
             no_batch,
+            cases,
+            all,
         } => {
             let destinations = destinations(&format, output.as_deref())?;
             let project = project()?;
             let assignment = Assignment::load(&project, &game)?;
+            check_case_patterns(&assignment, &cases)?;
+            let text_options = report::text::Options {
+                paint: report::text::Paint::default(),
+                cases,
+                all,
+            };
             let submissions = submission::discover(&paths, assignment.spec.submission.layout)?;
             if format.contains(&Format::Gradescope) && submissions.len() != 1 {
                 return Err(report::gradescope::one_submission_error(submissions.len()));
@@ -359,9 +374,16 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             for (format, path) in &destinations {
                 let text = match format {
                     Format::Text if path.is_none() => {
-                        report::text::render_with(&batch, report::text::Paint::for_stdout())
+                        let paint = report::text::Paint::for_stdout();
+                        report::text::render_with(
+                            &batch,
+                            &report::text::Options {
+                                paint,
+                                ..text_options.clone()
+                            },
+                        )
                     }
-                    Format::Text => report::text::render(&batch),
+                    Format::Text => report::text::render_with(&batch, &text_options),
                     Format::Json => report::json::render(&batch),
                     Format::Csv => report::csv::render(&batch),
                     Format::Junit => report::junit::render(&batch),
@@ -465,6 +487,24 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             check_reference(&project, game.as_deref())
         }
     }
+}
+
+/// Every `--case` pattern must name at least one case of the assignment.
+fn check_case_patterns(assignment: &Assignment, patterns: &[String]) -> Result<(), Error> {
+    for pattern in patterns {
+        let found = assignment
+            .cases
+            .iter()
+            .any(|c| report::summary::matches_pattern(pattern, &c.spec.name));
+        if !found {
+            return Err(Error::config(format!(
+                "--case {pattern}: {} has no such case (list them with `referee cases {}`)",
+                assignment.game.id(),
+                assignment.game.id()
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> {

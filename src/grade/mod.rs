@@ -20,6 +20,7 @@ use serde_json::{json, Value};
 use crate::cases::{self, CaseSpec};
 use crate::error::Error;
 use crate::games::{self, Expectation, Game, Prepared, Target, TraceRun};
+use crate::report::hints::{self, Ending, Explanation};
 use crate::report::model::BuildReport;
 use crate::report::{BatchReport, CaseResult, CaseRun, ItemReport, Status, SubmissionReport};
 use crate::spec::{Limits, Spec};
@@ -569,6 +570,7 @@ fn case_run(case: &PreparedCase, items: Vec<(String, Status)>, ended: String) ->
         mismatch: Mismatch::None,
         diff: String::new(),
         notes: Vec::new(),
+        explanation: Explanation::default(),
         stderr: String::new(),
         output_digest: None,
         elapsed: Duration::ZERO,
@@ -843,6 +845,20 @@ fn judge_transcript(
         .iter()
         .map(|item| (item.clone(), status_of(item)))
         .collect();
+    let explanation = if statuses.iter().all(|(_, s)| *s == Status::Pass) {
+        Explanation::default()
+    } else {
+        let ending = match outcome.termination {
+            Termination::Exited(got) => match case.prepared.exit_code {
+                Some(want) if wrong_exit => Ending::WrongExit { want, got },
+                _ => Ending::Normal,
+            },
+            Termination::Signaled(signal) => Ending::Crash(sandbox::signal_name(signal)),
+            Termination::Timeout => Ending::Timeout,
+            Termination::OutputLimit => Ending::OutputLimit,
+        };
+        hints::explain(expected, &actual, assignment.spec.compare.mode, &ending)
+    };
     let per_item = statuses
         .iter()
         .map(|(item, status)| {
@@ -872,6 +888,7 @@ fn judge_transcript(
             mismatch: comparison.mismatch,
             diff: comparison.diff,
             notes,
+            explanation,
             stderr: String::from_utf8_lossy(&outcome.stderr).into_owned(),
             output_digest: Some(crate::report::groups::digest(&outcome.stdout)),
             elapsed: outcome.elapsed,
@@ -962,9 +979,16 @@ fn judge_trace(
             },
         ));
     }
+    let explanation = Explanation {
+        reason: notes.first().cloned().unwrap_or_else(|| {
+            format!("{runs} runs; worst ending: {}", describe_end(worst, limits))
+        }),
+        ..Explanation::default()
+    };
     (
         CaseRun {
             notes,
+            explanation,
             elapsed: slowest,
             ..case_run(
                 case,

@@ -98,6 +98,8 @@ pub struct CaseRun {
     pub diff: String,
     /// Trace checker findings, or other remarks.
     pub notes: Vec<String>,
+    /// Why the case failed, for the summary (empty reason when it passed).
+    pub explanation: super::hints::Explanation,
     pub stderr: String,
     /// Hash of everything the program printed on stdout (`None` when it did not run), so
     /// submissions with byte-identical wrong output can be grouped without keeping it all.
