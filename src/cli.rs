@@ -28,14 +28,18 @@ use crate::report::{self, BatchReport};
         item. Failing cases come with the input that was given and a unified diff \
         ('-' lines are expected, '+' lines are what the program printed).",
     after_help = "Examples:\n  \
-        referee grade reversi Lab6.c                 check one file\n  \
+        referee grade reversi Lab6.c                     check one file\n  \
+        referee grade reversi Lab6.c --case 'edge-*'     those cases in full (--all: every failure)\n  \
+        referee grade reversi Lab6.c --sanitize --case handout-sample-4x4\n  \
+        \x20                                                find the line a crash comes from\n  \
         referee grade reversi submissions/ -o out.json --format json\n  \
         referee grade reversi submissions/ --format json,csv,html -o out/\n  \
         referee gradescope-bundle reversi -o autograder.zip\n  \
-        referee cases reversi                        list the cases and what they test\n  \
-        referee expect reversi sample-4x4 --input    show a case's input and expected output\n  \
-        referee check-trace ludo game.txt            replay a saved LUDO-CS game against the rules\n  \
-        referee check-reference                      the model solutions must get full marks\n\n\
+        referee cases reversi                            list the cases and what they test\n  \
+        referee expect reversi handout-sample-4x4 --input\n  \
+        \x20                                                show a case's input and expected output\n  \
+        referee check-trace ludo game.txt                replay a saved LUDO-CS game against the rules\n  \
+        referee check-reference                          the model solutions must get full marks\n\n\
         Exit status: 0 when grading ran, 1 with --require-full (or check-reference) when \
         points are missing, 2 for a usage or configuration error."
 )]
@@ -283,6 +287,32 @@ fn progress_bar(submissions: usize) -> Option<ProgressBar> {
     Some(bar)
 }
 
+/// Clap's error text (message, tips, usage, each on lines of their own) as one line:
+/// `referee: error: MESSAGE (usage: USAGE; more with --help)`. `subcommand` is the one the
+/// words typed name, if any, for the help to point to when clap gives no usage.
+pub fn one_line_usage_error(rendered: &str, subcommand: Option<&str>) -> String {
+    let mut message = Vec::new();
+    let mut usage = None;
+    for line in rendered.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("Usage:") {
+            usage = Some(rest.trim());
+        } else if !line.is_empty() && !line.starts_with("For more information") {
+            message.push(line.strip_prefix("error:").unwrap_or(line).trim());
+        }
+    }
+    match usage {
+        Some(usage) => format!(
+            "referee: error: {} (usage: {usage}; more with --help)",
+            message.join(" ")
+        ),
+        None => format!(
+            "referee: error: {} (more with `referee {}--help`)",
+            message.join(" "),
+            subcommand.map(|s| format!("{s} ")).unwrap_or_default()
+        ),
+    }
+}
+
 fn game_ids() -> PossibleValuesParser {
     PossibleValuesParser::new(games::all().iter().map(|g| g.id()))
 }
@@ -291,7 +321,7 @@ fn parse_timeout(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(seconds) if seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0 => Ok(seconds),
         _ => Err(format!(
-            "'{text}' is not a number of seconds between 0 and 3600"
+            "a time limit is more than 0 and at most 3600 seconds (e.g. 0.5), not '{text}'"
         )),
     }
 }

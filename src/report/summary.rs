@@ -39,7 +39,11 @@ impl CaseLine<'_> {
 #[derive(Debug, Clone)]
 pub struct Group<'a> {
     pub item: &'a str,
+    /// Failing cases listed under the item (handout samples are listed above the groups).
     pub failing: Vec<CaseLine<'a>>,
+    /// The item's example candidates: the failing cases listed under it, and failing handout
+    /// samples whose first failing item it is.
+    candidates: Vec<&'a CaseRun>,
     /// Cases of the item that fail, counting those listed under an earlier item.
     pub failing_total: usize,
     pub cases_total: usize,
@@ -81,14 +85,18 @@ pub fn summarize(s: &SubmissionReport) -> Summary<'_> {
             if failing_total == 0 {
                 return None;
             }
+            let first_fails_here: Vec<&CaseLine> = lines
+                .iter()
+                .filter(|l| l.failing_items.first() == Some(&item.id.as_str()))
+                .collect();
             Some(Group {
                 item: &item.id,
-                failing: lines
+                failing: first_fails_here
                     .iter()
                     .filter(|l| !is_handout_sample(&l.run.name))
-                    .filter(|l| l.failing_items.first() == Some(&item.id.as_str()))
-                    .cloned()
+                    .map(|l| (*l).clone())
                     .collect(),
+                candidates: first_fails_here.iter().map(|l| l.run).collect(),
                 failing_total,
                 cases_total: item.cases.len(),
             })
@@ -111,14 +119,10 @@ fn line_of<'a>(run: &'a CaseRun, item_order: &[&str]) -> CaseLine<'a> {
 /// The case shown in full for a group: a failing handout sample if there is one, else the
 /// failure that is quickest to read (fewest input and diff lines).
 pub fn example<'a>(group: &Group<'a>) -> Option<&'a CaseRun> {
-    group
-        .failing
-        .iter()
-        .min_by_key(|l| {
-            let size = l.run.stdin.lines().count() + l.run.diff.lines().count();
-            (!is_handout_sample(&l.run.name), size)
-        })
-        .map(|l| l.run)
+    group.candidates.iter().copied().min_by_key(|run| {
+        let size = run.stdin.lines().count() + run.diff.lines().count();
+        (!is_handout_sample(&run.name), size)
+    })
 }
 
 /// The summary as plain lines (no colour), for the HTML and Gradescope reports.

@@ -345,7 +345,7 @@ fn render_case(out: &mut String, run: &CaseRun, full: &Full, paint: Paint) {
     for hint in &explanation.hints {
         let _ = writeln!(out, "    hint: {hint}");
     }
-    if explanation.suggest_sanitize && !run.stderr.contains("Sanitizer") {
+    if explanation.suggest_sanitize && !sanitizer_report(&run.stderr) {
         let _ = writeln!(
             out,
             "    hint: find the line that crashed: {}",
@@ -383,13 +383,18 @@ fn render_case(out: &mut String, run: &CaseRun, full: &Full, paint: Paint) {
     if !run.stderr.trim().is_empty() {
         let _ = writeln!(out, "    your program's stderr:");
         // A sanitizer report needs its stack trace to be useful.
-        let lines = if run.stderr.contains("Sanitizer") {
+        let lines = if sanitizer_report(&run.stderr) {
             MAX_SANITIZER_LINES
         } else {
             MAX_STDERR_LINES
         };
         push_cut(out, &run.stderr, lines, "      ");
     }
+}
+
+/// Whether stderr holds a report of AddressSanitizer or UndefinedBehaviorSanitizer.
+fn sanitizer_report(stderr: &str) -> bool {
+    stderr.contains("Sanitizer") || stderr.contains(": runtime error: ")
 }
 
 fn facts_line(s: &SubmissionReport) -> String {
