@@ -436,3 +436,47 @@ fn shell_words(line: &str) -> Vec<String> {
     }
     words
 }
+
+#[test]
+fn the_html_section_and_the_gradescope_output_start_with_the_same_summary() {
+    let out = tempfile::tempdir().expect("tempdir");
+    let output = referee()
+        .args([
+            "grade",
+            "reversi",
+            "tests/submissions/reversi/no_diagonals.c",
+        ])
+        .args(["--format", "text,html,gradescope", "-o"])
+        .arg(format!("{}/", out.path().display()))
+        .output()
+        .expect("referee runs");
+    assert_eq!(output.status.code(), Some(0));
+    let read = |name: &str| std::fs::read_to_string(out.path().join(name)).expect("a report");
+    let text = read("report.txt");
+    let html = read("report.html");
+    let gradescope: Value = serde_json::from_str(&read("report.gradescope.json")).expect("JSON");
+    let overview = gradescope["output"].as_str().expect("output");
+    let summary: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != "handout samples:")
+        .take_while(|l| !l.starts_with("facts: "))
+        .filter(|l| !l.contains("(--all)"))
+        .collect();
+    assert!(summary.len() > 5, "{text}");
+    let section = &html[html
+        .find("<pre class=\"summary\">")
+        .expect("a summary in HTML")..];
+    for line in summary {
+        assert!(
+            overview.contains(line),
+            "gradescope lacks {line:?}:\n{overview}"
+        );
+        let (mark, rest) = line.split_at(line.find(['✓', '✗']).unwrap_or(0));
+        let needle = rest
+            .trim_start_matches(['✓', '✗'])
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        assert!(section.contains(&needle), "HTML lacks {mark}{needle:?}");
+    }
+}

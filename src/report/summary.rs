@@ -125,8 +125,9 @@ pub fn example<'a>(group: &Group<'a>) -> Option<&'a CaseRun> {
     })
 }
 
-/// The summary as plain lines (no colour), for the HTML and Gradescope reports.
-pub fn plain_lines(summary: &Summary) -> Vec<String> {
+/// The summary as plain lines (no colour), for the HTML and Gradescope reports; `more` says
+/// where the cases left unnamed are shown.
+pub fn plain_lines(summary: &Summary, more: &str) -> Vec<String> {
     let mut out = Vec::new();
     if !summary.samples.is_empty() {
         out.push("handout samples:".to_string());
@@ -136,7 +137,7 @@ pub fn plain_lines(summary: &Summary) -> Vec<String> {
     }
     for group in &summary.groups {
         out.push(group_heading(group));
-        out.extend(group_lines(group));
+        out.extend(group_lines(group, more));
     }
     out
 }
@@ -153,8 +154,9 @@ pub fn group_heading(group: &Group) -> String {
     )
 }
 
-/// One line per listed failure, then the other failures by name (wrapped).
-pub fn group_lines(group: &Group) -> Vec<String> {
+/// One line per listed failure, then the other failures by name (wrapped); `more` says where
+/// the cases left unnamed are shown.
+pub fn group_lines(group: &Group, more: &str) -> Vec<String> {
     let mut out: Vec<String> = group
         .failing
         .iter()
@@ -173,6 +175,7 @@ pub fn group_lines(group: &Group) -> Vec<String> {
             &rest,
             "    ",
             MAX_NAME_LINES,
+            more,
         ));
     }
     let listed_elsewhere = group.failing_total - group.failing.len();
@@ -201,8 +204,14 @@ pub fn case_line(line: &CaseLine, item: Option<&str>) -> String {
 }
 
 /// `first` then the names, comma-separated, wrapped at `WRAP_WIDTH` onto lines starting with
-/// `indent`; past `max_lines` lines, the rest is counted.
-pub fn wrap_names(first: &str, names: &[&str], indent: &str, max_lines: usize) -> Vec<String> {
+/// `indent`; past `max_lines` lines, the rest is counted and `more` says where they are.
+pub fn wrap_names(
+    first: &str,
+    names: &[&str],
+    indent: &str,
+    max_lines: usize,
+    more: &str,
+) -> Vec<String> {
     let mut lines = Vec::new();
     let mut current = first.to_string();
     let mut on_line = 0;
@@ -214,7 +223,7 @@ pub fn wrap_names(first: &str, names: &[&str], indent: &str, max_lines: usize) -
         };
         if on_line > 0 && current.chars().count() + piece.chars().count() > WRAP_WIDTH {
             if lines.len() + 1 == max_lines {
-                current.push_str(&format!("… and {} more (--all)", names.len() - index));
+                current.push_str(&format!("… and {} more ({more})", names.len() - index));
                 lines.push(current);
                 return lines;
             }
@@ -290,11 +299,14 @@ mod tests {
     fn names_wrap_under_the_width_and_the_rest_is_counted() {
         let long = "n".repeat(45);
         let names = [long.as_str(); 7];
-        let lines = wrap_names("x: ", &names, "   ", 3);
+        let lines = wrap_names("x: ", &names, "   ", 3, "--all");
         assert_eq!(lines.len(), 3);
         assert!(lines.iter().all(|l| l.chars().count() <= WRAP_WIDTH + 25));
         assert!(lines[2].ends_with("… and 1 more (--all)"), "{lines:?}");
-        assert_eq!(wrap_names("x: ", &["a", "b"], " ", 3), vec!["x: a, b"]);
+        assert_eq!(
+            wrap_names("x: ", &["a", "b"], " ", 3, "--all"),
+            vec!["x: a, b"]
+        );
     }
 
     #[test]

@@ -297,7 +297,7 @@ fn render_summary(out: &mut String, summary: &summary::Summary, paint: Paint) {
     }
     for group in &summary.groups {
         let _ = writeln!(out, "{}", paint.paint(BOLD, &summary::group_heading(group)));
-        for line in summary::group_lines(group) {
+        for line in summary::group_lines(group, "--all") {
             let _ = writeln!(out, "{}", tick(line));
         }
     }
