@@ -353,9 +353,10 @@ fn a_failed_build_prints_its_errors_once() {
     );
 }
 
-/// The examples of `referee --help`, run as typed in a folder holding what they name.
+/// The examples of `referee --help` and of the README, run as typed in a folder holding what
+/// they name.
 #[test]
-fn every_help_example_runs() {
+fn every_help_and_readme_example_runs() {
     let help = referee().arg("--help").output().expect("referee runs");
     let help = String::from_utf8_lossy(&help.stdout).into_owned();
     let examples: Vec<String> = help
@@ -365,6 +366,18 @@ fn every_help_example_runs() {
         .map(|l| l.split("  ").next().unwrap_or(l).trim().to_string())
         .collect();
     assert!(examples.len() >= 8, "{help}");
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("the README");
+    let mut in_shell_block = false;
+    let mut from_readme = Vec::new();
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_shell_block = line == "```sh";
+        } else if let Some(command) = line.strip_prefix("referee ").filter(|_| in_shell_block) {
+            let command = command.split(" # ").next().unwrap_or(command);
+            from_readme.push(command.trim().to_string());
+        }
+    }
+    assert!(from_readme.len() >= 10, "the README's commands");
 
     let dir = tempfile::tempdir().expect("tempdir");
     let here = dir.path();
@@ -384,7 +397,7 @@ fn every_help_example_runs() {
         .expect("referee runs");
     std::fs::write(here.join("game.txt"), &game.stdout).expect("write");
 
-    for example in examples {
+    for example in examples.into_iter().chain(from_readme) {
         let words = shell_words(&example);
         let output = referee()
             .current_dir(here)
