@@ -980,8 +980,17 @@ fn judge_trace(
             },
         ));
     }
+    // The reason is the first finding about an item that lost points (not a reading noted).
+    let failing: Vec<String> = statuses
+        .iter()
+        .filter(|(_, status)| *status != Status::Pass)
+        .map(|(item, _)| format!(", {item}: "))
+        .collect();
+    let finding = notes
+        .iter()
+        .find(|n| failing.iter().any(|f| n.contains(f.as_str())) && !n.contains(": reading: "));
     let explanation = Explanation {
-        reason: notes.first().cloned().unwrap_or_else(|| {
+        reason: finding.cloned().unwrap_or_else(|| {
             format!("{runs} runs; worst ending: {}", describe_end(worst, limits))
         }),
         ..Explanation::default()

@@ -180,9 +180,15 @@ pub fn group_lines(group: &Group, more: &str) -> Vec<String> {
     }
     let listed_elsewhere = group.failing_total - group.failing.len();
     if listed_elsewhere > 0 {
-        out.push(format!(
-            "  ✗ {listed_elsewhere} more listed above (a handout sample or an earlier item)"
-        ));
+        out.push(if group.failing.is_empty() {
+            format!(
+                "  ✗ all {listed_elsewhere} are listed above (a handout sample or an earlier item)"
+            )
+        } else {
+            format!(
+                "  ✗ {listed_elsewhere} more listed above (a handout sample or an earlier item)"
+            )
+        });
     }
     out
 }

@@ -13,6 +13,8 @@ use super::{summary, BatchReport, CaseRun, Status, SubmissionReport};
 /// Diff lines of the one example per item shown by default (`--case`, `--all`: the whole
 /// diff).
 const MAX_EXAMPLE_DIFF_LINES: usize = 14;
+/// Checker notes of such an example.
+const MAX_EXAMPLE_NOTES: usize = 12;
 /// Lines of stdin of such an example.
 const MAX_EXAMPLE_STDIN_LINES: usize = 8;
 /// Lines of stdin shown for a failing case.
@@ -365,8 +367,33 @@ fn render_case(out: &mut String, run: &CaseRun, full: &Full, paint: Paint) {
     if named_kind && !run.diff.is_empty() {
         let _ = writeln!(out, "    difference: {}", run.mismatch.describe());
     }
-    for note in &run.notes {
+    // An example shows the findings about the items that lost points, and not all of them.
+    let failing: Vec<String> = run
+        .items
+        .iter()
+        .filter(|(_, status)| *status != Status::Pass)
+        .map(|(item, _)| format!(", {item}: "))
+        .collect();
+    let notes: Vec<&String> = run
+        .notes
+        .iter()
+        .filter(|n| full.diff_lines == usize::MAX || failing.iter().any(|f| n.contains(f.as_str())))
+        .collect();
+    let shown_notes = if full.diff_lines == usize::MAX {
+        notes.len()
+    } else {
+        MAX_EXAMPLE_NOTES
+    };
+    for note in notes.iter().take(shown_notes) {
         let _ = writeln!(out, "    note: {note}");
+    }
+    if notes.len() > shown_notes {
+        let _ = writeln!(
+            out,
+            "    … {} more notes (see them all with --case {})",
+            notes.len() - shown_notes,
+            run.name
+        );
     }
     let diff: Vec<&str> = run.diff.lines().collect();
     for line in diff.iter().take(full.diff_lines) {
