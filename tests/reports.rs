@@ -670,14 +670,19 @@ fn sample(name: &str) -> PathBuf {
 #[test]
 fn piped_output_has_no_colour_or_progress_bar_and_no_color_is_honoured() {
     let two = [sample("no_diagonals"), sample("wrong_list_order")];
-    let piped = grade_output(&two, &[], &[]);
+    // Every failing case in full, so that the diffs have both removed and added lines.
+    let piped = grade_output(&two, &["--all"], &[]);
     assert!(!piped.stdout.contains(&0x1b), "no escape codes on a pipe");
     assert!(!piped.stderr.contains(&0x1b), "no progress bar on a pipe");
-    let forced = grade_output(&two, &[], &[("REFEREE_COLOR", "always")]);
+    let forced = grade_output(&two, &["--all"], &[("REFEREE_COLOR", "always")]);
     let text = String::from_utf8_lossy(&forced.stdout);
     assert!(text.contains("\x1b[31m-"), "removed diff lines are red");
     assert!(text.contains("\x1b[32m+"), "added diff lines are green");
-    let refused = grade_output(&two, &[], &[("REFEREE_COLOR", "always"), ("NO_COLOR", "1")]);
+    let refused = grade_output(
+        &two,
+        &["--all"],
+        &[("REFEREE_COLOR", "always"), ("NO_COLOR", "1")],
+    );
     assert!(!refused.stdout.contains(&0x1b), "NO_COLOR wins");
     // Same report apart from the colour codes.
     assert_eq!(refused.stdout, piped.stdout);
