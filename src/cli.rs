@@ -30,14 +30,18 @@ use crate::report::{self, BatchReport};
         item. Failing cases come with the input that was given and a unified diff \
         ('-' lines are expected, '+' lines are what the program printed).",
     after_help = "Examples:\n  \
-        referee grade reversi Lab6.c                 check one file\n  \
+        referee grade reversi Lab6.c                     check one file\n  \
+        referee grade reversi Lab6.c --case 'edge-*'     those cases in full (--all: every failure)\n  \
+        referee grade reversi Lab6.c --sanitize --case handout-sample-4x4\n  \
+        \x20                                                find the line a crash comes from\n  \
         referee grade reversi submissions/ -o out.json --format json\n  \
         referee grade reversi submissions/ --format json,csv,html -o out/\n  \
         referee gradescope-bundle reversi -o autograder.zip\n  \
-        referee cases reversi                        list the cases and what they test\n  \
-        referee expect reversi sample-4x4 --input    show a case's input and expected output\n  \
-        referee check-trace ludo game.txt            replay a saved LUDO-CS game against the rules\n  \
-        referee check-reference                      the model solutions must get full marks\n\n\
+        referee cases reversi                            list the cases and what they test\n  \
+        referee expect reversi handout-sample-4x4 --input\n  \
+        \x20                                                show a case's input and expected output\n  \
+        referee check-trace ludo game.txt                replay a saved LUDO-CS game against the rules\n  \
+        referee check-reference                          the model solutions must get full marks\n\n\
         Exit status: 0 when grading ran, 1 with --require-full (or check-reference) when \
         points are missing, 2 for a usage or configuration error."
 )]
@@ -139,6 +143,13 @@ struct GradeArgs {
     /// whatever a case leaves running: the same results for far less set-up.
     #[arg(long)]
     no_batch: bool,
+    /// Show this case in full in the text report instead of one example per failing item
+    /// (repeatable; `*` and `?` match any text and one character: --case 'edge-*').
+    #[arg(long = "case", value_name = "NAME")]
+    cases: Vec<String>,
+    /// Show every failing case in full in the text report.
+    #[arg(long, conflicts_with = "cases")]
+    all: bool,
 }
 
 /// Command-line overrides of the assignment's `[limits]`, applied in one place (`apply`).
@@ -354,6 +365,32 @@ fn progress_bar(submissions: usize) -> Option<ProgressBar> {
     Some(bar)
 }
 
+/// Clap's error text (message, tips, usage, each on lines of their own) as one line:
+/// `referee: error: MESSAGE (usage: USAGE; more with --help)`. `subcommand` is the one the
+/// words typed name, if any, for the help to point to when clap gives no usage.
+pub fn one_line_usage_error(rendered: &str, subcommand: Option<&str>) -> String {
+    let mut message = Vec::new();
+    let mut usage = None;
+    for line in rendered.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("Usage:") {
+            usage = Some(rest.trim());
+        } else if !line.is_empty() && !line.starts_with("For more information") {
+            message.push(line.strip_prefix("error:").unwrap_or(line).trim());
+        }
+    }
+    match usage {
+        Some(usage) => format!(
+            "referee: error: {} (usage: {usage}; more with --help)",
+            message.join(" ")
+        ),
+        None => format!(
+            "referee: error: {} (more with `referee {}--help`)",
+            message.join(" "),
+            subcommand.map(|s| format!("{s} ")).unwrap_or_default()
+        ),
+    }
+}
+
 fn game_ids() -> PossibleValuesParser {
     PossibleValuesParser::new(games::all().iter().map(|g| g.id()))
 }
@@ -362,7 +399,7 @@ fn parse_timeout(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(seconds) if seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0 => Ok(seconds),
         _ => Err(format!(
-            "'{text}' is not a number of seconds between 0 and 3600"
+            "a time limit is more than 0 and at most 3600 seconds (e.g. 0.5), not '{text}'"
         )),
     }
 }
@@ -394,10 +431,18 @@ fn grade(project: &Project, args: GradeArgs) -> Result<i32, Error> {
         no_cache,
         no_batch,
         limits,
+        cases,
+        all,
     } = args;
     let destinations = destinations(&format, output.as_deref())?;
     check_writable(&destinations)?;
     let assignment = Assignment::load(project, &game)?;
+    check_case_patterns(&assignment, &cases)?;
+    let text_options = report::text::Options {
+        paint: report::text::Paint::default(),
+        cases,
+        all,
+    };
     let gradescope = format.contains(&Format::Gradescope);
     let discovered = submission::discover(&paths, &assignment.spec.submission)?;
     let submissions = discovered.submissions;
@@ -446,9 +491,16 @@ fn grade(project: &Project, args: GradeArgs) -> Result<i32, Error> {
     for (format, path) in &destinations {
         let text = match format {
             Format::Text if path.is_none() => {
-                report::text::render_with(&batch, report::text::Paint::for_stdout())
+                let paint = report::text::Paint::for_stdout();
+                report::text::render_with(
+                    &batch,
+                    &report::text::Options {
+                        paint,
+                        ..text_options.clone()
+                    },
+                )
             }
-            Format::Text => report::text::render(&batch),
+            Format::Text => report::text::render_with(&batch, &text_options),
             Format::Json => report::json::render(&batch),
             Format::Csv => report::csv::render(&batch),
             Format::Junit => report::junit::render(&batch),
@@ -548,6 +600,24 @@ fn gradescope_bundle(project: &Project, args: GradescopeBundleArgs) -> Result<i3
     crate::bundle::write(project, &game, &output)?;
     eprintln!("wrote {}", output.display());
     Ok(0)
+}
+
+/// Every `--case` pattern must name at least one case of the assignment.
+fn check_case_patterns(assignment: &Assignment, patterns: &[String]) -> Result<(), Error> {
+    for pattern in patterns {
+        let found = assignment
+            .cases
+            .iter()
+            .any(|c| report::summary::matches_pattern(pattern, &c.spec.name));
+        if !found {
+            return Err(Error::config(format!(
+                "--case {pattern}: {} has no such case (list them with `referee cases {}`)",
+                assignment.game.id(),
+                assignment.game.id()
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> {

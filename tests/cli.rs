@@ -102,6 +102,8 @@ fn a_failing_case_shows_its_input_and_a_unified_diff() {
             "grade",
             "reversi",
             "tests/submissions/reversi/missing_newline/missing_newline.c",
+            "--case",
+            "direction-north-west",
         ])
         .assert()
         .success()
@@ -336,6 +338,7 @@ fn sanitize_reports_an_out_of_bounds_read_with_its_source_line() {
             "reversi",
             "tests/sanitize/oob_read.c",
             "--sanitize",
+            "--all",
         ])
         .assert()
         .success()
@@ -449,4 +452,23 @@ fn without_root_runs_are_isolated_in_a_user_namespace() {
     assert!(sandbox.starts_with("user namespace"), "{sandbox}");
     let submission = only_submission(&report);
     assert_eq!(submission["score"], submission["max_score"]);
+}
+
+#[test]
+fn a_spec_time_limit_of_zero_is_refused() {
+    let scratch = scratch_root();
+    let file = scratch.path().join("specs/reversi/spec.toml");
+    let text = std::fs::read_to_string(&file).expect("read");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("timeout = "))
+        .expect("the spec sets a time limit");
+    std::fs::write(&file, text.replacen(line, "timeout = 0.0", 1)).expect("write");
+    let output = referee()
+        .arg("--root")
+        .arg(scratch.path())
+        .args(["grade", "reversi", "reference/reversi/Lab6.c"])
+        .output()
+        .expect("runs");
+    assert_one_line_error(&output, "spec.toml: limits.timeout = 0");
 }

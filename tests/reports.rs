@@ -687,14 +687,19 @@ fn sample(name: &str) -> PathBuf {
 #[test]
 fn piped_output_has_no_colour_or_progress_bar_and_no_color_is_honoured() {
     let two = [sample("no_diagonals"), sample("wrong_list_order")];
-    let piped = grade_output(&two, &[], &[]);
+    // Every failing case in full, so that the diffs have both removed and added lines.
+    let piped = grade_output(&two, &["--all"], &[]);
     assert!(!piped.stdout.contains(&0x1b), "no escape codes on a pipe");
     assert!(!piped.stderr.contains(&0x1b), "no progress bar on a pipe");
-    let forced = grade_output(&two, &[], &[("REFEREE_COLOR", "always")]);
+    let forced = grade_output(&two, &["--all"], &[("REFEREE_COLOR", "always")]);
     let text = String::from_utf8_lossy(&forced.stdout);
     assert!(text.contains("\x1b[31m-"), "removed diff lines are red");
     assert!(text.contains("\x1b[32m+"), "added diff lines are green");
-    let refused = grade_output(&two, &[], &[("REFEREE_COLOR", "always"), ("NO_COLOR", "1")]);
+    let refused = grade_output(
+        &two,
+        &["--all"],
+        &[("REFEREE_COLOR", "always"), ("NO_COLOR", "1")],
+    );
     assert!(!refused.stdout.contains(&0x1b), "NO_COLOR wins");
     // Same report apart from the colour codes.
     assert_eq!(refused.stdout, piped.stdout);
@@ -995,4 +1000,61 @@ fn a_terminal_sees_a_progress_bar_for_a_batch_only() {
         single.contains("1 submission graded"),
         "the summary line: {single}"
     );
+}
+
+/// Jumps to each student's section in headless Chromium (as clicking its name does) and
+/// reads where its heading lands: below the sticky header, not under it.
+#[test]
+fn the_heading_of_a_student_jumped_to_is_not_hidden_by_the_sticky_header() {
+    let batch = batch();
+    let count = batch.submissions().len();
+    let probe = format!(
+        r#"<script>
+window.addEventListener('load', function () {{
+  var header = document.querySelector('header').getBoundingClientRect().bottom;
+  var seen = [];
+  for (var i = 0; i < {count}; i++) {{
+    location.hash = '#student-' + i;
+    var heading = document.querySelector('#student-' + i + ' h2').getBoundingClientRect();
+    var scrolled = window.scrollY > 0;
+    seen.push(i + ':' + Math.round(heading.top) + ':' + Math.round(header) + ':' + scrolled);
+  }}
+  var out = document.createElement('div');
+  out.id = 'probe';
+  out.textContent = seen.join(' ');
+  document.body.appendChild(out);
+}});
+</script></body>"#
+    );
+    let dir = scratch("chromium-jump");
+    let page = dir.join("report.html");
+    std::fs::write(&page, batch.read("html").replacen("</body>", &probe, 1)).expect("page");
+    let dom = chromium(
+        &dir,
+        &[
+            "--window-size=1280,800".to_string(),
+            "--dump-dom".to_string(),
+            format!("file://{}", page.display()),
+        ],
+    );
+    let dom = String::from_utf8(dom.stdout).expect("UTF-8");
+    let found = element_text(&dom, "probe");
+    let mut checked = 0;
+    for entry in found.split(' ') {
+        let parts: Vec<&str> = entry.split(':').collect();
+        let [index, top, header, scrolled] = parts[..] else {
+            panic!("probe entry {entry:?}");
+        };
+        let (top, header): (i64, i64) =
+            (top.parse().expect("top"), header.parse().expect("header"));
+        // The last sections cannot scroll to the top of the window: the page ends first.
+        if scrolled == "true" && top < 400 {
+            assert!(
+                top >= header,
+                "student {index}: heading at {top}px, under the header ending at {header}px"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "at least two jumps scrolled: {found}");
 }

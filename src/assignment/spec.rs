@@ -180,6 +180,24 @@ impl Spec {
             Error::config(format!("{}: {}", file.display(), e.message().trim_end()))
         })?;
         spec.dir = dir.to_path_buf();
+        let limits = &spec.limits;
+        for (name, seconds) in [
+            ("timeout", limits.timeout),
+            ("compile_timeout", limits.compile_timeout),
+        ] {
+            if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
+                return Err(Error::config(format!(
+                    "{}: limits.{name} = {seconds}: it must be more than 0 and at most 3600 seconds",
+                    file.display()
+                )));
+            }
+        }
+        if limits.cpu_seconds == 0 {
+            return Err(Error::config(format!(
+                "{}: limits.cpu_seconds = 0: a run needs at least 1 second",
+                file.display()
+            )));
+        }
         for (i, item) in spec.items.iter().enumerate() {
             if spec.items[..i].iter().any(|other| other.id == item.id) {
                 return Err(Error::config(format!(

@@ -484,7 +484,8 @@ fn play(n: usize, plan: &mut InputPlan) -> (String, Transcript, Board) {
     let mut board = Board::new(n);
     out.print(BOARD, &board.render());
     let mut mover = Colour::Black;
-    loop {
+    for turn in 1.. {
+        out.begin_turn(format!("turn {turn}, {}", mover.name()), board.render());
         let can_move = board.has_move(mover);
         if board.is_full() || (!can_move && !board.has_move(mover.other())) {
             print_scores(&mut out, &board);

@@ -7,6 +7,7 @@ use std::time::Duration;
 use crate::assignment::{Assignment, PreparedCase};
 use crate::compare::{self, Mismatch};
 use crate::games::{TraceRun, Transcript};
+use crate::report::hints::{self, Ending, Explanation};
 use crate::report::{CaseOutcome, ItemOutcome, Status};
 
 use super::sandbox::{self, RunLimits, RunOutcome, Termination};
@@ -91,11 +92,26 @@ pub fn judge_transcript(
                 fraction,
             }
         })
-        .collect();
+        .collect::<Vec<ItemOutcome>>();
+    let explanation = if items.iter().all(|i| i.status == Status::Pass) {
+        Explanation::default()
+    } else {
+        let ending = match outcome.termination {
+            Termination::Exited(got) => match case.prepared.exit_code {
+                Some(want) if wrong_exit => Ending::WrongExit { want, got },
+                _ => Ending::Normal,
+            },
+            Termination::Signaled(signal) => Ending::Crash(sandbox::signal_name(signal)),
+            Termination::Timeout => Ending::Timeout,
+            Termination::OutputLimit => Ending::OutputLimit,
+        };
+        hints::explain(expected, &actual, assignment.spec.compare.mode, &ending)
+    };
     CaseOutcome {
         mismatch: comparison.mismatch,
         diff: comparison.diff,
         notes,
+        explanation,
         stderr: String::from_utf8_lossy(&outcome.stderr).into_owned(),
         output_digest: Some(crate::report::groups::digest(&outcome.stdout)),
         elapsed: outcome.elapsed,
@@ -155,16 +171,27 @@ pub fn judge_trace(
                 fraction,
             }
         })
+        .collect::<Vec<ItemOutcome>>();
+    let ended = format!("{runs} runs; worst ending: {}", describe_end(worst, limits));
+    // The reason is the first finding about an item that lost points (not a reading noted).
+    let failing: Vec<String> = items
+        .iter()
+        .filter(|i| i.status != Status::Pass)
+        .map(|i| format!(", {}: ", i.item))
         .collect();
+    let finding = notes
+        .iter()
+        .find(|n| failing.iter().any(|f| n.contains(f.as_str())) && !n.contains(": reading: "));
+    let explanation = Explanation {
+        reason: finding.cloned().unwrap_or_else(|| ended.clone()),
+        ..Explanation::default()
+    };
     CaseOutcome {
         trace: true,
         notes,
+        explanation,
         elapsed: slowest,
-        ..case_outcome(
-            case,
-            items,
-            format!("{runs} runs; worst ending: {}", describe_end(worst, limits)),
-        )
+        ..case_outcome(case, items, ended)
     }
 }
 
@@ -224,6 +251,7 @@ fn case_outcome(case: &PreparedCase, items: Vec<ItemOutcome>, ended: String) -> 
         mismatch: Mismatch::None,
         diff: String::new(),
         notes: Vec::new(),
+        explanation: Explanation::default(),
         stderr: String::new(),
         output_digest: None,
         elapsed: Duration::ZERO,

@@ -198,7 +198,8 @@ fn grade_one(
         .filter(|((target, _), built)| *target == Target::Harness && built.binary.is_none())
         .map(|(_, built)| built.log.clone())
         .next();
-    if let Some(harness_log) = harness_failed {
+    // When the program itself failed to build, the harness failed on the same errors.
+    if let Some(harness_log) = harness_failed.filter(|_| build_ok) {
         log.push_str("\nThe unit-test harness could not be built with your code, so the unit cases did not run:\n");
         log.push_str(&harness_log);
     }

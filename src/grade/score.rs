@@ -121,6 +121,7 @@ mod tests {
                         fraction: *fraction,
                     }],
                     trace: false,
+                    explanation: Default::default(),
                     ended: String::new(),
                     mismatch: Mismatch::None,
                     diff: String::new(),

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use super::{BatchReport, CaseOutcome, ItemReport, Status, SubmissionReport};
+use super::{summary, BatchReport, CaseOutcome, ItemReport, Status, SubmissionReport};
 use crate::error::Error;
 
 /// Failing cases shown with input and diff per item; the rest are listed by name.
@@ -92,6 +92,13 @@ fn overview(game: &str, s: &SubmissionReport, skipped: &[String]) -> String {
     for line in skipped {
         let _ = writeln!(out, "Not graded: {line}");
     }
+    if s.build.ok {
+        // What to fix first, case by case; each item's test below has the details.
+        for line in summary::plain_lines(&summary::summarize(s), "in the item's test") {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
     let manual: Vec<String> = s
         .items
         .iter()
@@ -171,6 +178,16 @@ fn describe_run(out: &mut String, run: &CaseOutcome) {
     if !run.stdin.is_empty() {
         out.push_str("input:\n");
         push_cut(out, &run.stdin, MAX_LINES);
+    }
+    if !run.explanation.reason.is_empty() {
+        let _ = writeln!(out, "why: {}", run.explanation.reason);
+    }
+    for hint in &run.explanation.hints {
+        let _ = writeln!(out, "hint: {hint}");
+    }
+    if let Some(divergence) = &run.explanation.divergence {
+        let _ = writeln!(out, "the reference's board before {}:", divergence.turn);
+        push_cut(out, &divergence.board, MAX_LINES);
     }
     for note in &run.notes {
         let _ = writeln!(out, "note: {note}");

@@ -107,6 +107,7 @@ mod tests {
             mismatch: Mismatch::None,
             diff: String::new(),
             notes: Vec::new(),
+            explanation: Default::default(),
             stderr: String::new(),
             output_digest: Some(digest(output.as_bytes())),
             elapsed: std::time::Duration::ZERO,

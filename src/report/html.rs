@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::groups::{self, Group};
-use super::{BatchReport, CaseOutcome, Status, SubmissionReport};
+use super::{summary, BatchReport, CaseOutcome, Status, SubmissionReport};
 
 /// Bars in the score histogram.
 const HISTOGRAM_BINS: usize = 10;
@@ -60,6 +60,11 @@ table.diff td.empty { background: #f6f8fa; }
 table.diff tr.hunk td { background: #ddf4ff; color: var(--muted); }
 .muted { color: var(--muted); }
 .back { float: right; font-size: 12px; }
+/* A heading jumped to (#student-N) lands below the sticky header, not under it. */
+html { scroll-padding-top: 96px; }
+pre.summary { background: #fff; }
+pre.summary .pass { font-weight: 600; }
+p.why { font-weight: 600; }
 "#;
 
 const SCRIPT: &str = r#"
@@ -430,6 +435,9 @@ fn render_student(out: &mut String, index: usize, s: &SubmissionReport) {
     for line in super::reading_notes(s) {
         let _ = writeln!(out, "<p class=\"note\">Note: {}</p>", escape(&line));
     }
+    if s.build.ok {
+        render_case_summary(out, s);
+    }
     out.push_str("<table class=\"items\">\n<tr><th>item</th><th class=\"num\">points</th><th>cases passed</th></tr>\n");
     for item in &s.items {
         let cases = s.item_cases(&item.id).count();
@@ -489,6 +497,29 @@ fn render_student(out: &mut String, index: usize, s: &SubmissionReport) {
     out.push_str("</section>\n");
 }
 
+/// The text report's summary: handout samples, then each failing item's cases with a reason.
+fn render_case_summary(out: &mut String, s: &SubmissionReport) {
+    let lines = summary::plain_lines(&summary::summarize(s), "below");
+    if lines.is_empty() {
+        return;
+    }
+    out.push_str("<pre class=\"summary\">");
+    for line in lines {
+        let marked = if let Some(rest) = line.strip_prefix("  ✓") {
+            format!("  <span class=\"pass\">✓</span>{}", escape(rest))
+        } else if let Some(rest) = line.strip_prefix("  ✗") {
+            format!("  <span class=\"fail\">✗</span>{}", escape(rest))
+        } else if line.starts_with(' ') {
+            escape(&line)
+        } else {
+            format!("<b>{}</b>", escape(&line))
+        };
+        out.push_str(&marked);
+        out.push('\n');
+    }
+    out.push_str("</pre>\n");
+}
+
 fn render_case(out: &mut String, student: usize, case_index: usize, run: &CaseOutcome) {
     let statuses: Vec<String> = run
         .items
@@ -517,6 +548,25 @@ fn render_case(out: &mut String, student: usize, case_index: usize, run: &CaseOu
             out,
             "<details><summary>Input</summary><pre class=\"stdin\">{}</pre></details>",
             escape(&run.stdin)
+        );
+    }
+    let explanation = &run.explanation;
+    if !explanation.reason.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p class=\"why\">Why: {}</p>",
+            escape(&explanation.reason)
+        );
+    }
+    for hint in &explanation.hints {
+        let _ = writeln!(out, "<p class=\"hint\">Hint: {}</p>", escape(hint));
+    }
+    if let Some(divergence) = &explanation.divergence {
+        let _ = writeln!(
+            out,
+            "<p>The reference's board before {}:</p>\n<pre class=\"board\">{}</pre>",
+            escape(&divergence.turn),
+            escape(&divergence.board)
         );
     }
     for note in &run.notes {

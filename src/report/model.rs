@@ -150,6 +150,8 @@ pub struct CaseOutcome {
     pub diff: String,
     /// Trace checker findings (`run N, ITEM: …`), or other remarks.
     pub notes: Vec<String>,
+    /// Why the case failed, for the summary (empty reason when it passed).
+    pub explanation: super::hints::Explanation,
     /// What the program printed on standard error (sanitizer reports land here).
     pub stderr: String,
     /// Hash of everything the program printed on stdout (`None` when it did not run), so
@@ -309,6 +311,7 @@ mod tests {
                 })
                 .collect(),
             trace,
+            explanation: Default::default(),
             ended: String::new(),
             mismatch: Mismatch::TrailingSpace,
             diff: "the diff".into(),

@@ -1,24 +1,34 @@
-//! The readable report: per-item table, facts, then each failing case with its input and a
-//! unified diff.
+//! The readable report: per-item table, a one-line-per-case summary (handout samples first,
+//! then the failing cases by item, each with its reason), facts, then one failing case per
+//! item in full with its input, hints and a unified diff (`--case`, `--all`: others).
 
 use std::fmt::Write;
 
 use serde_json::Value;
 
-use super::{BatchReport, CaseOutcome, Status, SubmissionReport};
+use crate::compare::Mismatch;
 
-/// Failing cases shown in full per submission; the rest are listed by name.
-const MAX_SHOWN_FAILURES: usize = 8;
+use super::{summary, BatchReport, CaseOutcome, Status, SubmissionReport};
+
+/// Diff lines of the one example per item shown by default (`--case`, `--all`: the whole
+/// diff).
+const MAX_EXAMPLE_DIFF_LINES: usize = 14;
+/// Checker notes of such an example.
+const MAX_EXAMPLE_NOTES: usize = 12;
+/// Lines of stdin of such an example.
+const MAX_EXAMPLE_STDIN_LINES: usize = 8;
 /// Lines of stdin shown for a failing case.
 const MAX_STDIN_LINES: usize = 12;
 /// Lines of a program's stderr shown, and of a sanitizer report.
 const MAX_STDERR_LINES: usize = 6;
 const MAX_SANITIZER_LINES: usize = 24;
+/// Lines of a game board shown before the turn that first differs.
+const MAX_BOARD_LINES: usize = 30;
 /// Lines of compiler output shown.
 const MAX_LOG_LINES: usize = 30;
 
 /// ANSI colours for a terminal, or none (files, pipes, `NO_COLOR`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Paint {
     pub colour: bool,
 }
@@ -71,14 +81,25 @@ impl Paint {
     }
 }
 
-pub fn render(batch: &BatchReport) -> String {
-    render_with(batch, Paint { colour: false })
+/// What the report shows beyond the summary.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub paint: Paint,
+    /// `--case` patterns (`*`, `?`): the cases shown in full instead of one per item.
+    pub cases: Vec<String>,
+    /// `--all`: every failing case in full.
+    pub all: bool,
 }
 
-pub fn render_with(batch: &BatchReport, paint: Paint) -> String {
+pub fn render(batch: &BatchReport) -> String {
+    render_with(batch, &Options::default())
+}
+
+pub fn render_with(batch: &BatchReport, options: &Options) -> String {
+    let paint = options.paint;
     let mut out = String::new();
     for submission in &batch.submissions {
-        render_submission(&mut out, submission, paint);
+        render_submission(&mut out, &batch.game, submission, options);
         out.push('\n');
     }
     let skipped = super::skipped_lines(batch);
@@ -124,7 +145,8 @@ pub fn summary(batch: &BatchReport) -> String {
     )
 }
 
-fn render_submission(out: &mut String, s: &SubmissionReport, paint: Paint) {
+fn render_submission(out: &mut String, game: &str, s: &SubmissionReport, options: &Options) {
+    let paint = options.paint;
     let total = format!("{} / {}", points(s.score), points(s.max_score));
     let _ = writeln!(
         out,
@@ -203,85 +225,223 @@ fn render_submission(out: &mut String, s: &SubmissionReport, paint: Paint) {
             }
         }
     }
+    let summary = summary::summarize(s);
+    if s.build.ok {
+        render_summary(out, &summary, paint);
+    }
     if !s.facts.is_empty() {
         let _ = writeln!(out, "facts: {}", facts_line(s));
     }
 
-    let failing: Vec<&CaseOutcome> = s.runs.iter().filter(|r| !r.passed()).collect();
-    if failing.is_empty() {
+    let failing = s.runs.iter().filter(|r| !r.passed()).count();
+    if failing == 0 && options.cases.is_empty() {
         return;
     }
     if !s.build.ok {
         let _ = writeln!(
             out,
-            "no case could run: fix the build errors above first ({} cases)",
-            failing.len()
+            "no case could run: fix the build errors above first ({failing} cases)"
         );
         return;
     }
-    let _ = writeln!(out, "failing cases: {} of {}", failing.len(), s.runs.len());
-    for run in failing.iter().take(MAX_SHOWN_FAILURES) {
-        render_failure(out, run, paint);
+    let full = Full {
+        game,
+        path: &s.path,
+        diff_lines: usize::MAX,
+        stdin_lines: MAX_STDIN_LINES,
+    };
+    if !options.cases.is_empty() {
+        let chosen = s.runs.iter().filter(|r| {
+            options
+                .cases
+                .iter()
+                .any(|p| summary::matches_pattern(p, &r.name))
+        });
+        for run in chosen {
+            out.push('\n');
+            render_case(out, run, &full, paint);
+        }
+        return;
     }
-    if failing.len() > MAX_SHOWN_FAILURES {
-        let rest: Vec<&str> = failing[MAX_SHOWN_FAILURES..]
-            .iter()
-            .map(|r| r.name.as_str())
-            .collect();
+    if options.all {
+        for run in s.runs.iter().filter(|r| !r.passed()) {
+            out.push('\n');
+            render_case(out, run, &full, paint);
+        }
+        return;
+    }
+    let example = Full {
+        diff_lines: MAX_EXAMPLE_DIFF_LINES,
+        stdin_lines: MAX_EXAMPLE_STDIN_LINES,
+        ..full
+    };
+    let mut shown = Vec::new();
+    for group in &summary.groups {
+        let Some(run) = summary::example(group) else {
+            continue;
+        };
+        if shown.contains(&run.name) {
+            continue;
+        }
+        shown.push(run.name.clone());
         let _ = writeln!(
             out,
-            "  … {} more failing cases (see them with `referee expect GAME CASE`): {}",
-            rest.len(),
-            rest.join(", ")
+            "\n{} (one of {} failing {} cases):",
+            paint.paint(BOLD, &format!("-- example for {}", group.item)),
+            group.failing_total,
+            group.item
         );
+        render_case(out, run, &example, paint);
+    }
+    let _ = writeln!(
+        out,
+        "\nsee any case in full: referee grade {game} {} --case NAME (patterns like 'edge-*' work; --all shows every failing case)",
+        s.path
+    );
+}
+
+/// Handout samples, then each failing item's cases, one line each.
+fn render_summary(out: &mut String, summary: &summary::Summary, paint: Paint) {
+    let tick = |line: String| -> String {
+        if let Some(rest) = line.strip_prefix("  ✓") {
+            format!("  {}{rest}", paint.paint(GREEN, "✓"))
+        } else if let Some(rest) = line.strip_prefix("  ✗") {
+            format!("  {}{rest}", paint.paint(RED, "✗"))
+        } else {
+            line
+        }
+    };
+    if !summary.samples.is_empty() {
+        let _ = writeln!(out, "handout samples:");
+        for line in &summary.samples {
+            let _ = writeln!(out, "{}", tick(summary::case_line(line, None)));
+        }
+    }
+    for group in &summary.groups {
+        let _ = writeln!(out, "{}", paint.paint(BOLD, &summary::group_heading(group)));
+        for line in summary::group_lines(group, "--all") {
+            let _ = writeln!(out, "{}", tick(line));
+        }
     }
 }
 
-fn render_failure(out: &mut String, run: &CaseOutcome, paint: Paint) {
+/// How much of a case to show in full, and what the sanitizer command needs.
+#[derive(Clone, Copy)]
+struct Full<'a> {
+    game: &'a str,
+    path: &'a str,
+    diff_lines: usize,
+    stdin_lines: usize,
+}
+
+fn render_case(out: &mut String, run: &CaseOutcome, full: &Full, paint: Paint) {
     let items: Vec<String> = run
         .items
         .iter()
         .map(|i| format!("{} {}", i.item, paint.status(i.status, i.status.as_str())))
         .collect();
-    let _ = writeln!(
-        out,
-        "\n  {}  [{}]",
-        paint.paint(RED, &format!("✗ {}", run.name)),
-        items.join(", ")
-    );
+    let mark = if run.passed() {
+        paint.paint(GREEN, &format!("✓ {}", run.name))
+    } else {
+        paint.paint(RED, &format!("✗ {}", run.name))
+    };
+    let _ = writeln!(out, "  {mark}  [{}]", items.join(", "));
     if let Some(description) = &run.description {
         let _ = writeln!(out, "    what it tests: {description}");
     }
-    let _ = writeln!(out, "    ended: {}", run.ended);
+    if run.ended != "exit status 0" {
+        let _ = writeln!(out, "    ended: {}", run.ended);
+    }
     if !run.args.is_empty() {
         let args: Vec<String> = run.args.iter().map(|a| format!("{a:?}")).collect();
         let _ = writeln!(out, "    arguments: {}", args.join(" "));
     }
     if !run.stdin.is_empty() {
         let _ = writeln!(out, "    input:");
-        push_cut(out, &run.stdin, MAX_STDIN_LINES, "      ");
+        push_cut(out, &run.stdin, full.stdin_lines, "      ");
     }
-    if run.mismatch != crate::compare::Mismatch::None && !run.diff.is_empty() {
+    let explanation = &run.explanation;
+    if !run.passed() && !explanation.reason.is_empty() {
+        let _ = writeln!(out, "    why: {}", explanation.reason);
+    }
+    for hint in &explanation.hints {
+        let _ = writeln!(out, "    hint: {hint}");
+    }
+    if explanation.suggest_sanitize && !sanitizer_report(&run.stderr) {
+        let _ = writeln!(
+            out,
+            "    hint: find the line that crashed: {}",
+            summary::sanitize_command(full.game, full.path, &run.name)
+        );
+    }
+    if let Some(divergence) = &explanation.divergence {
+        let _ = writeln!(
+            out,
+            "    the reference's board before {} (where your output first differs):",
+            divergence.turn
+        );
+        push_cut(out, &divergence.board, MAX_BOARD_LINES, "      ");
+    }
+    // "The text differs" says nothing the reason above does not.
+    let named_kind = !matches!(run.mismatch, Mismatch::None | Mismatch::Content);
+    if named_kind && !run.diff.is_empty() {
         let _ = writeln!(out, "    difference: {}", run.mismatch.describe());
     }
-    for note in &run.notes {
+    // An example shows the findings about the items that lost points, and not all of them.
+    let failing: Vec<String> = run
+        .items
+        .iter()
+        .filter(|verdict| verdict.status != Status::Pass)
+        .map(|verdict| format!(", {}: ", verdict.item))
+        .collect();
+    let notes: Vec<&String> = run
+        .notes
+        .iter()
+        .filter(|n| full.diff_lines == usize::MAX || failing.iter().any(|f| n.contains(f.as_str())))
+        .collect();
+    let shown_notes = if full.diff_lines == usize::MAX {
+        notes.len()
+    } else {
+        MAX_EXAMPLE_NOTES
+    };
+    for note in notes.iter().take(shown_notes) {
         let _ = writeln!(out, "    note: {note}");
     }
-    if !run.diff.is_empty() {
-        for line in run.diff.lines() {
-            let _ = writeln!(out, "    {}", paint.diff_line(line));
-        }
+    if notes.len() > shown_notes {
+        let _ = writeln!(
+            out,
+            "    … {} more notes (see them all with --case {})",
+            notes.len() - shown_notes,
+            run.name
+        );
+    }
+    let diff: Vec<&str> = run.diff.lines().collect();
+    for line in diff.iter().take(full.diff_lines) {
+        let _ = writeln!(out, "    {}", paint.diff_line(line));
+    }
+    if diff.len() > full.diff_lines {
+        let _ = writeln!(
+            out,
+            "    … {} more diff lines (see them with --case {})",
+            diff.len() - full.diff_lines,
+            run.name
+        );
     }
     if !run.stderr.trim().is_empty() {
         let _ = writeln!(out, "    your program's stderr:");
         // A sanitizer report needs its stack trace to be useful.
-        let lines = if run.stderr.contains("Sanitizer") {
+        let lines = if sanitizer_report(&run.stderr) {
             MAX_SANITIZER_LINES
         } else {
             MAX_STDERR_LINES
         };
         push_cut(out, &run.stderr, lines, "      ");
     }
+}
+
+/// Whether stderr holds a report of AddressSanitizer or UndefinedBehaviorSanitizer.
+fn sanitizer_report(stderr: &str) -> bool {
+    stderr.contains("Sanitizer") || stderr.contains(": runtime error: ")
 }
 
 fn facts_line(s: &SubmissionReport) -> String {

@@ -52,6 +52,10 @@ pub fn play(mut dice: GlibcRandom, player: &mut dyn Player) -> (String, Transcri
         let d1 = i32::from(dice.roll_die());
         let d2 = i32::from(dice.roll_die());
         stats.turns += 1;
+        out.begin_turn(
+            format!("turn {}, {}, dice {d1} and {d2}", stats.turns, mover.name()),
+            board.render(),
+        );
         out.println(GAME, &format!("Rolling dice:  {d1} {d2}"));
         let mut remaining = vec![d1, d2];
         let mut used = None;

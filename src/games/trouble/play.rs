@@ -68,8 +68,9 @@ pub fn run_main(
 
     let mut board = Board::new();
     let mut colour = 0;
-    for _ in 0..MAX_TURNS {
-        if player_turn(&mut board, &mut rng, colour, input, &mut run, item)? {
+    for turn in 1..=MAX_TURNS {
+        let seat = Seat { colour, turn };
+        if player_turn(&mut board, &mut rng, seat, input, &mut run, item)? {
             return Ok(run);
         }
         colour = if players == 2 {
@@ -81,21 +82,34 @@ pub fn run_main(
     Err(format!("the game does not end within {MAX_TURNS} turns"))
 }
 
+/// Whose turn it is, and which turn of the game (from 1).
+#[derive(Clone, Copy)]
+struct Seat {
+    colour: usize,
+    turn: usize,
+}
+
 /// `playerTurn`: true when the game ends on this turn (a win or `Q`). Input that ends at a
 /// move prompt is a case error: how a program reacts to it is not graded.
 fn player_turn(
     board: &mut Board,
     rng: &mut Xorshift,
-    colour: usize,
+    seat: Seat,
     input: &mut dyn Input,
     run: &mut Run,
     item: &'static str,
 ) -> Result<bool, String> {
-    run.out
-        .println(item, &format!("---- {}'s turn", COLOUR_NAMES[colour]));
+    let colour = seat.colour;
+    let name = COLOUR_NAMES[colour];
+    let turn = format!("turn {}, {name}", seat.turn);
+    run.out.begin_turn(turn.clone(), board.status());
+    run.out.println(item, &format!("---- {name}'s turn"));
     loop {
-        run.out.print(item, &board.status());
+        // Rolled before the status is printed only to name the roll in the turn's label.
         let roll = i32::from(rng.roll());
+        run.out
+            .begin_turn(format!("{turn}, rolled {roll}"), board.status());
+        run.out.print(item, &board.status());
         run.out.println(item, &format!("You rolled {roll}."));
         let moves = board.legal_moves(colour, roll);
         for &(from, to) in &moves {
