@@ -14,7 +14,7 @@ fn reversi_samples() -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = std::fs::read_dir(root().join("tests/submissions/reversi"))
         .expect("the reversi samples")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .filter(|p| p.is_dir())
         .collect();
     found.sort();
     found
@@ -130,7 +130,7 @@ fn each_buggy_reversi_sample_names_every_failing_item_and_why_on_its_first_scree
 fn handout_samples_come_first_and_one_example_per_failing_item_follows() {
     let text = text_report(
         "reversi",
-        &root().join("tests/submissions/reversi/no_diagonals.c"),
+        &root().join("tests/submissions/reversi/no_diagonals/no_diagonals.c"),
         &[],
     );
     let samples = text.find("handout samples:").expect("the handout samples");
@@ -143,7 +143,7 @@ fn handout_samples_come_first_and_one_example_per_failing_item_follows() {
 
 #[test]
 fn case_patterns_print_those_cases_in_full_and_all_prints_every_failure() {
-    let path = root().join("tests/submissions/reversi/no_diagonals.c");
+    let path = root().join("tests/submissions/reversi/no_diagonals/no_diagonals.c");
     let text = text_report(
         "reversi",
         &path,
@@ -198,7 +198,7 @@ fn case_patterns_print_those_cases_in_full_and_all_prints_every_failure() {
 fn a_joined_line_is_named_with_the_prompt_missing_its_newline() {
     let text = text_report(
         "reversi",
-        &root().join("tests/submissions/reversi/missing_newline.c"),
+        &root().join("tests/submissions/reversi/missing_newline/missing_newline.c"),
         &[],
     );
     assert!(
@@ -213,7 +213,7 @@ fn a_joined_line_is_named_with_the_prompt_missing_its_newline() {
 fn trailing_spaces_are_named_in_the_reason() {
     let text = text_report(
         "reversi",
-        &root().join("tests/submissions/reversi/trailing_space.c"),
+        &root().join("tests/submissions/reversi/trailing_space/trailing_space.c"),
         &[],
     );
     assert!(
@@ -226,7 +226,7 @@ fn trailing_spaces_are_named_in_the_reason() {
 fn a_timeout_names_the_last_prompt_printed() {
     let text = text_report(
         "reversi",
-        &root().join("tests/submissions/reversi/infinite_loop.c"),
+        &root().join("tests/submissions/reversi/infinite_loop/infinite_loop.c"),
         &["--timeout", "0.5"],
     );
     assert!(
@@ -239,7 +239,7 @@ fn a_timeout_names_the_last_prompt_printed() {
 
 #[test]
 fn a_crash_gives_the_sanitize_command_and_that_command_finds_the_fault() {
-    let path = "tests/submissions/reversi/crash_on_invalid.c";
+    let path = "tests/submissions/reversi/crash_on_invalid/crash_on_invalid.c";
     let text = text_report("reversi", Path::new(path), &[]);
     let command = text
         .lines()
@@ -266,7 +266,7 @@ fn a_crash_gives_the_sanitize_command_and_that_command_finds_the_fault() {
 
 #[test]
 fn a_game_names_the_turn_of_the_first_difference_and_shows_the_board_before_it() {
-    let path = root().join("tests/submissions/trouble/no_roll_again.c");
+    let path = root().join("tests/submissions/trouble/no_roll_again/no_roll_again.c");
     let case = "game-handout-sample";
     let text = text_report("trouble", &path, &["--case", case]);
     let reason = text
@@ -383,7 +383,10 @@ fn every_help_and_readme_example_runs() {
     std::fs::create_dir(here.join("submissions")).expect("mkdir");
     for name in ["no_diagonals.c", "missing_newline.c"] {
         std::fs::copy(
-            root().join("tests/submissions/reversi").join(name),
+            root()
+                .join("tests/submissions/reversi")
+                .join(name.trim_end_matches(".c"))
+                .join(name),
             here.join("submissions").join(name),
         )
         .expect("copy");
@@ -455,7 +458,7 @@ fn the_html_section_and_the_gradescope_output_start_with_the_same_summary() {
         .args([
             "grade",
             "reversi",
-            "tests/submissions/reversi/no_diagonals.c",
+            "tests/submissions/reversi/no_diagonals/no_diagonals.c",
         ])
         .args(["--format", "text,html,gradescope", "-o"])
         .arg(format!("{}/", out.path().display()))
