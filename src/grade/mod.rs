@@ -5,6 +5,7 @@ pub mod build;
 pub mod cache;
 pub mod compare;
 pub mod facts;
+pub mod layout;
 pub mod runcache;
 pub mod sandbox;
 pub mod submission;
@@ -451,6 +452,9 @@ fn finish(
         facts,
         ignored: submission.ignored.clone(),
         notes: submission.notes.clone(),
+        student: submission.student.clone(),
+        id: submission.id.clone(),
+        late: submission.late,
         runs,
     }
 }

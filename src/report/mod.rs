@@ -72,6 +72,23 @@ pub fn reading_notes(submission: &SubmissionReport) -> Vec<String> {
         .collect()
 }
 
+/// Who a submission belongs to, for headings: the name, with the LMS id and the late flag
+/// when there are any (`Jane Doe (id 123, late)`).
+pub fn student_label(submission: &SubmissionReport) -> String {
+    let mut extra = Vec::new();
+    if !submission.id.is_empty() {
+        extra.push(format!("id {}", submission.id));
+    }
+    if submission.late {
+        extra.push("late".to_string());
+    }
+    if extra.is_empty() {
+        submission.student.clone()
+    } else {
+        format!("{} ({})", submission.student, extra.join(", "))
+    }
+}
+
 /// The batch entries that were not graded, one line each.
 pub fn skipped_lines(batch: &BatchReport) -> Vec<String> {
     batch

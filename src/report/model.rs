@@ -33,6 +33,13 @@ pub struct SubmissionReport {
     pub ignored: Vec<Ignored>,
     /// How the submission was read (a `.C` file graded as C, the file chosen for grading).
     pub notes: Vec<String>,
+    /// The student's display name (the LMS's for an LMS export, else `name`).
+    pub student: String,
+    /// The student's LMS id: Canvas user id, Moodle participant id, Gradescope SID,
+    /// GitHub username; empty outside an LMS export.
+    pub id: String,
+    /// The LMS marked the submission late.
+    pub late: bool,
     /// Every case run, in case order, with what a student needs to act on a failure.
     #[serde(skip)]
     pub runs: Vec<CaseRun>,
