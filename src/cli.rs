@@ -120,6 +120,8 @@ enum Command {
         /// whatever a case leaves running: the same results for far less set-up.
         #[arg(long)]
         no_batch: bool,
+        #[command(flatten)]
+        ta: crate::lms::TaOptions,
     },
     /// Print what the reference expects for one case (its exact output).
     Expect {
@@ -156,6 +158,26 @@ enum Command {
         game: String,
         /// The zip to write.
         #[arg(short, long, value_name = "ZIP", default_value = "autograder.zip")]
+        output: PathBuf,
+    },
+    /// Write a GitHub Actions workflow for GitHub Classroom student repositories.
+    ///
+    /// The workflow builds referee from REPO (the course's copy of referee, with its specs/
+    /// and cases/), grades the student's repository on every push, and reports one test per
+    /// auto-graded rubric item (full points or none) through Classroom's autograding reporter.
+    ClassroomWorkflow {
+        #[arg(value_parser = game_ids())]
+        game: String,
+        /// The course's referee repository, `owner/name`.
+        #[arg(long, value_name = "OWNER/NAME")]
+        referee_repo: String,
+        /// The workflow file to write.
+        #[arg(
+            short,
+            long,
+            value_name = "FILE",
+            default_value = ".github/workflows/classroom.yml"
+        )]
         output: PathBuf,
     },
     /// Check saved outputs of a trace-graded assignment (LUDO-CS) against the rules.
@@ -267,10 +289,11 @@ fn find_submissions(
     paths: &[PathBuf],
     spec: &SubmissionSpec,
     gradescope: bool,
+    layout: crate::grade::layout::Lms,
 ) -> Result<submission::Discovered, Error> {
     match paths {
         [only] if gradescope => submission::discover_one(only, spec),
-        _ => submission::discover(paths, spec),
+        _ => submission::discover_as(paths, spec, layout),
     }
 }
 
@@ -355,14 +378,17 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             cache,
             no_cache,
             no_batch,
+            ta,
         } => {
             let destinations = destinations(&format, output.as_deref())?;
             check_writable(&destinations)?;
             let project = project()?;
             let assignment = Assignment::load(&project, &game)?;
             let gradescope = format.contains(&Format::Gradescope);
-            let discovered = find_submissions(&paths, &assignment.spec.submission, gradescope)?;
+            let discovered =
+                find_submissions(&paths, &assignment.spec.submission, gradescope, ta.layout)?;
             let submissions = discovered.submissions;
+            ta.check(&submissions)?;
             if gradescope && submissions.len() != 1 {
                 return Err(report::gradescope::one_submission_error(submissions.len()));
             }
@@ -421,6 +447,9 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
                     Format::Html => report::html::render(&batch),
                 };
                 emit(&text, path.as_deref())?;
+            }
+            for path in ta.write(&batch)? {
+                eprintln!("wrote {}", path.display());
             }
             if destinations.iter().all(|(_, path)| path.is_some()) {
                 for (_, path) in &destinations {
@@ -508,6 +537,11 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             eprintln!("wrote {}", output.display());
             Ok(0)
         }
+        Command::ClassroomWorkflow {
+            game,
+            referee_repo,
+            output,
+        } => write_classroom_workflow(&project()?, &game, &referee_repo, &output),
         Command::CheckTrace { game, files } => {
             let project = project()?;
             check_trace_files(&project, &game, &files)
@@ -517,6 +551,23 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             check_reference(&project, game.as_deref())
         }
     }
+}
+
+fn write_classroom_workflow(
+    project: &Project,
+    game: &str,
+    referee_repo: &str,
+    output: &Path,
+) -> Result<i32, Error> {
+    let assignment = Assignment::load(project, game)?;
+    let text = crate::lms::classroom_workflow(game, &assignment.spec.items, referee_repo);
+    if let Some(parent) = output.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| Error::config(format!("{}: cannot create: {e}", parent.display())))?;
+    }
+    emit(&text, Some(output))?;
+    eprintln!("wrote {}", output.display());
+    Ok(0)
 }
 
 fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> {

@@ -6,6 +6,7 @@ pub mod cli;
 pub mod error;
 pub mod games;
 pub mod grade;
+pub mod lms;
 pub mod report;
 pub mod rng;
 pub mod spec;

@@ -1,6 +1,8 @@
 //! Report writers, one per format, all reading the same graded batch.
 
 pub mod csv;
+pub mod feedback;
+pub mod gradebook;
 pub mod gradescope;
 pub mod groups;
 pub mod html;
