@@ -86,7 +86,7 @@ pub struct Export {
 
 pub const METADATA: &str = "submission_metadata.yml";
 
-/// The layout of `dir`: the first LMS whose shape every entry fits, else plain.
+/// The layout of `dir`: the first LMS whose shape every gradable entry fits, else plain.
 pub fn detect(dir: &Path) -> Lms {
     let names = visible_names(dir);
     if names.is_empty() {
@@ -103,10 +103,21 @@ pub fn detect(dir: &Path) -> Lms {
     {
         return Lms::Classroom;
     }
-    if names.iter().all(|n| parse_moodle(n).is_some()) {
+    // Every entry a plain batch would grade must fit; others (a TA's notes) are skipped.
+    let gradable: Vec<&String> = names
+        .iter()
+        .filter(|n| {
+            let lower = n.to_ascii_lowercase();
+            dir.join(n).is_dir() || [".c", ".h", ".zip"].iter().any(|e| lower.ends_with(e))
+        })
+        .collect();
+    if gradable.is_empty() {
+        return Lms::Plain;
+    }
+    if gradable.iter().all(|n| parse_moodle(n).is_some()) {
         return Lms::Moodle;
     }
-    if names.iter().all(|n| parse_canvas(n).is_some()) {
+    if gradable.iter().all(|n| parse_canvas(n).is_some()) {
         return Lms::Canvas;
     }
     Lms::Plain
@@ -457,6 +468,45 @@ mod tests {
         assert_eq!(resubmission("Lab6-2.c"), ("Lab6.c".into(), 2));
         assert_eq!(resubmission("Lab6.c"), ("Lab6.c".into(), 0));
         assert_eq!(resubmission("tic-tac.c"), ("tic-tac.c".into(), 0));
+    }
+
+    #[test]
+    fn a_canvas_export_groups_by_user_keeps_zips_and_lists_strays() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for name in [
+            "doejane_7_70_Lab6.c",
+            "doejane_7_70_Lab6-1.c",
+            "doejane_7_70_Lab6-2.c",
+            "roejohn_late_8_80_work.zip",
+            "notes.txt",
+        ] {
+            std::fs::write(dir.path().join(name), "x").expect("write");
+        }
+        assert_eq!(
+            detect(dir.path()),
+            Lms::Canvas,
+            "a stray note is not a submission"
+        );
+        std::fs::write(dir.path().join("alice.c"), "x").expect("write");
+        assert_eq!(
+            detect(dir.path()),
+            Lms::Plain,
+            "a plain submission among them"
+        );
+        std::fs::remove_file(dir.path().join("alice.c")).expect("rm");
+        let export = group(dir.path(), Lms::Canvas).expect("grouped");
+        assert_eq!(export.unmatched.len(), 1);
+        assert_eq!(export.groups.len(), 2);
+        let jane = &export.groups[0];
+        assert_eq!(jane.student.id, "7");
+        assert_eq!(jane.files.len(), 1);
+        assert_eq!(jane.files[0].0, "Lab6.c");
+        assert!(jane.files[0].1.ends_with("doejane_7_70_Lab6-2.c"));
+        let earlier: Vec<&str> = jane.ignored.iter().map(|(f, _)| f.as_str()).collect();
+        assert_eq!(earlier, ["Lab6.c", "Lab6-1.c"]);
+        let john = &export.groups[1];
+        assert!(john.student.late);
+        assert_eq!(john.folders.len(), 1, "a zip is unpacked");
     }
 
     #[test]
