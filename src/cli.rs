@@ -54,7 +54,7 @@ enum Command {
     /// Grade one submission or a folder of submissions.
     ///
     /// PATH is a .c file, a folder of .c/.h files, a .zip, or a folder of submissions (one
-    /// file, folder or zip per student).
+    /// file, folder or zip per student, or an LMS's download: see --layout).
     Grade {
         /// The assignment.
         #[arg(value_parser = game_ids())]

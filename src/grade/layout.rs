@@ -31,9 +31,13 @@ pub enum Lms {
     Auto,
     /// One file, folder or zip per student, named after the student.
     Plain,
+    /// Canvas "Download Submissions": `<lastfirst>[_late]_<user id>_<submission id>_<file>`.
     Canvas,
+    /// Moodle "Download all submissions", with or without "in folders".
     Moodle,
+    /// Gradescope "Export Submissions": `submission_<id>/` and `submission_metadata.yml`.
     Gradescope,
+    /// GitHub Classroom: cloned repositories named `<assignment>-<username>`.
     Classroom,
 }
 
