@@ -587,3 +587,73 @@ fn the_classroom_workflow_runs_on_a_student_repository() {
         }
     }
 }
+
+/// The DOM Chromium builds from `page` (headless, no network, a profile of its own).
+fn chromium_dom(page: &Path, scratch: &Path) -> String {
+    let program = "/usr/bin/chromium";
+    assert!(
+        Path::new(program).exists(),
+        "{program} is missing: install Chromium (apt-get install chromium) to test feedback pages"
+    );
+    let output = std::process::Command::new("timeout")
+        .arg("120")
+        .arg(program)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            scratch.join("profile").display()
+        ))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("chromium runs");
+    assert!(
+        output.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("the DOM is UTF-8")
+}
+
+#[test]
+fn feedback_pages_open_in_chromium_each_showing_only_its_student() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    moodle_export(&dir.path().join("export"), true);
+    let feedback = dir.path().join("feedback");
+    let feedback_text = feedback.to_string_lossy().into_owned();
+    grade_json(
+        "reversi",
+        &dir.path().join("export"),
+        &["--feedback", &feedback_text],
+    );
+    let students = [
+        ("Alice Smith", "2001"),
+        ("Bob Jones", "2002"),
+        ("Cara Lee", "2003"),
+    ];
+    for (name, id) in students {
+        let page = feedback.join(format!("{}_{id}.html", name.replace(' ', "_")));
+        let dom = chromium_dom(&page, dir.path());
+        assert!(dom.contains(&format!("{name} (id {id})")), "{name}'s page");
+        assert!(dom.contains("id=\"student-0\""), "{name}'s section");
+        assert!(
+            !dom.contains("id=\"student-1\""),
+            "{name}'s page has one section"
+        );
+        for (other, other_id) in students.iter().filter(|(n, _)| *n != name) {
+            assert!(
+                !dom.contains(other) && !dom.contains(other_id),
+                "{name}'s page shows {other}"
+            );
+        }
+    }
+}
