@@ -59,8 +59,8 @@ enum Command {
     /// Grade one submission or a folder of submissions.
     ///
     /// PATH is a .c file, a folder of .c/.h files, a .zip, or a folder of submissions (one
-    /// file, folder or zip per student).
-    Grade(GradeArgs),
+    /// file, folder or zip per student, or an LMS's download: see --layout).
+    Grade(Box<GradeArgs>),
     /// Print what the reference expects for one case (its exact output).
     Expect(ExpectArgs),
     /// List the cases of an assignment with the rubric items they test.
@@ -73,6 +73,12 @@ enum Command {
     /// than Gradescope's image (its glibc must be at least as new as the one referee was
     /// linked against).
     GradescopeBundle(GradescopeBundleArgs),
+    /// Write a GitHub Actions workflow for GitHub Classroom student repositories.
+    ///
+    /// The workflow builds referee from REPO (the course's copy of referee, with its specs/
+    /// and cases/), grades the student's repository on every push, and reports one test per
+    /// auto-graded rubric item (full points or none) through Classroom's autograding reporter.
+    ClassroomWorkflow(ClassroomWorkflowArgs),
     /// Check saved outputs of a trace-graded assignment (LUDO-CS) against the rules.
     ///
     /// Each FILE is one printed game (e.g. `./ludo > game.txt`). The trace checker replays
@@ -150,6 +156,8 @@ struct GradeArgs {
     /// Show every failing case in full in the text report.
     #[arg(long, conflicts_with = "cases")]
     all: bool,
+    #[command(flatten)]
+    ta: crate::lms::TaOptions,
 }
 
 /// Command-line overrides of the assignment's `[limits]`, applied in one place (`apply`).
@@ -211,6 +219,24 @@ struct GradescopeBundleArgs {
     game: String,
     /// The zip to write.
     #[arg(short, long, value_name = "ZIP", default_value = "autograder.zip")]
+    output: PathBuf,
+}
+
+/// Arguments of `referee classroom-workflow`.
+#[derive(Args)]
+struct ClassroomWorkflowArgs {
+    #[arg(value_parser = game_ids())]
+    game: String,
+    /// The course's referee repository, `owner/name`.
+    #[arg(long, value_name = "OWNER/NAME")]
+    referee_repo: String,
+    /// The workflow file to write.
+    #[arg(
+        short,
+        long,
+        value_name = "FILE",
+        default_value = ".github/workflows/classroom.yml"
+    )]
     output: PathBuf,
 }
 
@@ -408,10 +434,11 @@ fn parse_timeout(text: &str) -> Result<f64, String> {
 pub fn run(cli: Cli) -> Result<i32, Error> {
     let project = || Project::locate(cli.root.as_deref());
     match cli.command {
-        Command::Grade(args) => grade(&project()?, args),
+        Command::Grade(args) => grade(&project()?, *args),
         Command::Expect(args) => expect(&project()?, args),
         Command::Cases(args) => cases(&project()?, args),
         Command::GradescopeBundle(args) => gradescope_bundle(&project()?, args),
+        Command::ClassroomWorkflow(args) => write_classroom_workflow(&project()?, args),
         Command::CheckTrace(args) => check_trace_files(&project()?, &args.game, &args.files),
         Command::CheckReference(args) => check_reference(&project()?, args.game.as_deref()),
     }
@@ -433,6 +460,7 @@ fn grade(project: &Project, args: GradeArgs) -> Result<i32, Error> {
         limits,
         cases,
         all,
+        ta,
     } = args;
     let destinations = destinations(&format, output.as_deref())?;
     check_writable(&destinations)?;
@@ -444,8 +472,9 @@ fn grade(project: &Project, args: GradeArgs) -> Result<i32, Error> {
         all,
     };
     let gradescope = format.contains(&Format::Gradescope);
-    let discovered = submission::discover(&paths, &assignment.spec.submission)?;
+    let discovered = submission::discover_as(&paths, &assignment.spec.submission, ta.layout)?;
     let submissions = discovered.submissions;
+    ta.check(&submissions)?;
     if gradescope && submissions.len() != 1 {
         return Err(report::gradescope::one_submission_error(submissions.len()));
     }
@@ -508,6 +537,9 @@ fn grade(project: &Project, args: GradeArgs) -> Result<i32, Error> {
             Format::Html => report::html::render(&batch),
         };
         emit(&text, path.as_deref())?;
+    }
+    for path in ta.write(&batch)? {
+        eprintln!("wrote {}", path.display());
     }
     if destinations.iter().all(|(_, path)| path.is_some()) {
         for (_, path) in &destinations {
@@ -618,6 +650,25 @@ fn check_case_patterns(assignment: &Assignment, patterns: &[String]) -> Result<(
         }
     }
     Ok(())
+}
+
+/// `referee classroom-workflow`.
+fn write_classroom_workflow(project: &Project, args: ClassroomWorkflowArgs) -> Result<i32, Error> {
+    let ClassroomWorkflowArgs {
+        game,
+        referee_repo,
+        output,
+    } = args;
+    let output = output.as_path();
+    let assignment = Assignment::load(project, &game)?;
+    let text = crate::lms::classroom_workflow(&game, &assignment.spec.items, &referee_repo);
+    if let Some(parent) = output.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| Error::config(format!("{}: cannot create: {e}", parent.display())))?;
+    }
+    emit(&text, Some(output))?;
+    eprintln!("wrote {}", output.display());
+    Ok(0)
 }
 
 fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> {

@@ -241,7 +241,7 @@ fn csv_has_one_row_per_submission_whose_items_sum_to_the_total() {
         .collect();
     let mut expected_header = vec!["name"];
     expected_header.extend(&item_ids);
-    expected_header.extend(["total", "max", "status"]);
+    expected_header.extend(["total", "max", "status", "student", "id", "late"]);
     assert_eq!(header, expected_header);
 
     let rows: Vec<csv::StringRecord> = reader

@@ -7,6 +7,7 @@ pub mod builds;
 pub mod cache;
 pub mod facts;
 pub mod judge;
+pub mod layout;
 pub mod run;
 pub mod runcache;
 pub mod sandbox;

@@ -36,6 +36,9 @@ pub fn score_submission(
         facts,
         ignored: submission.ignored.clone(),
         notes: submission.notes.clone(),
+        student: submission.student.clone(),
+        id: submission.id.clone(),
+        late: submission.late,
         runs,
     }
 }
@@ -176,6 +179,9 @@ mod tests {
             problem: None,
             ignored: Vec::new(),
             notes: Vec::new(),
+            student: "ann".into(),
+            id: String::new(),
+            late: false,
         };
         let build = BuildReport {
             ok: true,

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::assignment::spec::{Layout, SubmissionSpec};
 use crate::error::Error;
 use crate::grade::facts;
+use crate::grade::layout::{self, Group, Lms};
 pub use crate::report::model::{Ignored, Skipped};
 
 /// One student's work as read from disk.
@@ -26,6 +27,12 @@ pub struct Submission {
     /// How the submission was read, where a TA would want to know (a `.C` file graded as C,
     /// the file chosen when none has the handout's name).
     pub notes: Vec<String>,
+    /// The student's display name: the LMS's when the batch is an LMS export, else `name`.
+    pub student: String,
+    /// The student's LMS id (empty outside an LMS export).
+    pub id: String,
+    /// The LMS marked the submission late.
+    pub late: bool,
 }
 
 /// The submissions found, in a stable order, and the batch entries that are not graded.
@@ -66,12 +73,31 @@ const LINK_REASON: &str = "a symbolic link: referee never follows links";
 
 /// Expands the command-line paths into submissions, in a stable order. A path given on the
 /// command line is the TA's choice and is read even through a link; what it holds is not.
+/// A folder's layout is recognised (see `layout`).
 pub fn discover(paths: &[PathBuf], spec: &SubmissionSpec) -> Result<Discovered, Error> {
+    discover_as(paths, spec, Lms::Auto)
+}
+
+/// `discover`, with the layout of the batch folders named (`--layout`) or recognised (`auto`).
+pub fn discover_as(
+    paths: &[PathBuf],
+    spec: &SubmissionSpec,
+    lms: Lms,
+) -> Result<Discovered, Error> {
     let mut found = Discovered::default();
     for path in paths {
         let before = found.submissions.len();
         let skipped_before = found.skipped.len();
-        discover_path(path, spec, &mut found)?;
+        let lms = match lms {
+            Lms::Auto if path.is_dir() => layout::detect(path),
+            Lms::Auto => Lms::Plain,
+            named => named,
+        };
+        if lms == Lms::Plain {
+            discover_path(path, spec, &mut found)?;
+        } else {
+            discover_export(path, spec, lms, &mut found)?;
+        }
         if found.submissions.len() == before {
             let skipped: Vec<String> = found.skipped[skipped_before..]
                 .iter()
@@ -90,6 +116,94 @@ pub fn discover(paths: &[PathBuf], spec: &SubmissionSpec) -> Result<Discovered, 
     }
     dedupe_names(&mut found.submissions);
     Ok(found)
+}
+
+/// One submission per student of an LMS export folder; entries that belong to no student
+/// are skipped with the reason.
+fn discover_export(
+    dir: &Path,
+    spec: &SubmissionSpec,
+    lms: Lms,
+    found: &mut Discovered,
+) -> Result<(), Error> {
+    if !dir.is_dir() {
+        return Err(Error::config(format!(
+            "{}: --layout {} needs the export's folder",
+            dir.display(),
+            lms.label().to_ascii_lowercase()
+        )));
+    }
+    let export = layout::group(dir, lms)?;
+    for (path, reason) in export.unmatched {
+        found.skipped.push(Skipped {
+            path: path.display().to_string(),
+            reason,
+        });
+    }
+    for group in export.groups {
+        found.submissions.push(from_group(group, spec)?);
+    }
+    Ok(())
+}
+
+/// A student's files of an export, read under the names the build uses.
+fn from_group(group: Group, spec: &SubmissionSpec) -> Result<Submission, Error> {
+    let mut files = Vec::new();
+    let mut problem = None;
+    let mut notes = group.notes;
+    let mut ignored: Vec<Ignored> = group
+        .ignored
+        .into_iter()
+        .map(|(file, reason)| Ignored { file, reason })
+        .collect();
+    for (name, path) in group.files {
+        if !is_source_name(&name) {
+            ignored.push(Ignored {
+                reason: skip_reason(&path),
+                file: name,
+            });
+            continue;
+        }
+        match read_source(&path) {
+            Ok(bytes) => files.push(source_file(&name, bytes, &mut notes)),
+            Err(reason) => {
+                problem.get_or_insert(reason);
+            }
+        }
+    }
+    for folder in group.folders {
+        if folder.is_dir() {
+            let (paths, links) = source_files_under(&folder)?;
+            ignored.extend(links);
+            for path in paths {
+                match read_source(&path) {
+                    Ok(bytes) => {
+                        files.push(source_file(&path.to_string_lossy(), bytes, &mut notes))
+                    }
+                    Err(reason) => {
+                        problem.get_or_insert(reason);
+                    }
+                }
+            }
+        } else {
+            match read_zip(&folder, &mut notes) {
+                Ok((unpacked, links)) => {
+                    files.extend(unpacked);
+                    ignored.extend(links);
+                }
+                Err(reason) => {
+                    problem.get_or_insert(format!("{}: {reason}", folder.display()));
+                }
+            }
+        }
+    }
+    files.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut submission = finish(&group.root, spec, files, problem, ignored, notes);
+    submission.name = group.student.name.clone();
+    submission.student = group.student.name;
+    submission.id = group.student.id;
+    submission.late = group.student.late;
+    Ok(submission)
 }
 
 fn discover_path(path: &Path, spec: &SubmissionSpec, found: &mut Discovered) -> Result<(), Error> {
@@ -362,6 +476,9 @@ fn from_zip(path: &Path, spec: &SubmissionSpec) -> Submission {
             problem: Some(format!("{}: {reason}", path.display())),
             ignored: Vec::new(),
             notes,
+            student: name_of(path),
+            id: String::new(),
+            late: false,
         },
     }
 }
@@ -461,6 +578,9 @@ fn finish(
         problem,
         ignored,
         notes,
+        student: name_of(root),
+        id: String::new(),
+        late: false,
     };
     if spec.layout == Layout::Single && submission.problem.is_none() {
         keep_the_graded_file(&mut submission, &spec.file);
@@ -542,6 +662,9 @@ fn dedupe_names(found: &mut [Submission]) {
         *count += 1;
         if *count > 1 {
             submission.name = format!("{}#{}", submission.name, count);
+            if submission.id.is_empty() {
+                submission.student = submission.name.clone();
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `--format csv`: one row per submission for a gradebook import. Columns: `name`, one per
 //! rubric item in spec order (manual items left empty for the TA), `total` and `max`
-//! (auto-graded points), and `status`.
+//! (auto-graded points), `status`, then who the submission belongs to: `student`, `id` (the
+//! LMS's, empty outside an LMS export) and `late`.
 
 use super::{BatchReport, Status, SubmissionReport};
 
@@ -13,7 +14,7 @@ pub fn render(batch: &BatchReport) -> String {
     let mut out = String::new();
     let mut header = vec!["name"];
     header.extend(&item_ids);
-    header.extend(["total", "max", "status"]);
+    header.extend(["total", "max", "status", "student", "id", "late"]);
     push_row(&mut out, header.iter().map(|h| h.to_string()));
     for submission in &batch.submissions {
         let mut row = vec![inert(&submission.name)];
@@ -33,6 +34,9 @@ pub fn render(batch: &BatchReport) -> String {
             status.push_str(&format!("; ignored {}", files.join(", ")));
         }
         row.push(status);
+        row.push(inert(&submission.student));
+        row.push(inert(&submission.id));
+        row.push(if submission.late { "late" } else { "" }.to_string());
         push_row(&mut out, row.into_iter());
     }
     // Entries not graded get a row with no points, so none vanishes from the gradebook.
@@ -41,6 +45,7 @@ pub fn render(batch: &BatchReport) -> String {
         row.extend(item_ids.iter().map(|_| String::new()));
         row.extend([String::new(), String::new()]);
         row.push(format!("not graded: {}", skipped.reason));
+        row.extend([String::new(), String::new(), String::new()]);
         push_row(&mut out, row.into_iter());
     }
     out

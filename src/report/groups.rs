@@ -128,6 +128,9 @@ mod tests {
             facts: BTreeMap::new(),
             ignored: Vec::new(),
             notes: Vec::new(),
+            student: name.into(),
+            id: String::new(),
+            late: false,
             runs,
         }
     }

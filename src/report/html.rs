@@ -393,7 +393,7 @@ fn render_student_list(out: &mut String, batch: &BatchReport) {
         let _ = writeln!(
             out,
             "<tr><td><a href=\"#student-{index}\">{}</a></td><td class=\"num\">{} / {}</td><td class=\"{}\">{}</td><td class=\"num\">{}</td></tr>",
-            escape(&s.name),
+            escape(&super::student_label(s)),
             points(s.score),
             points(s.max_score),
             status_class(&status),
@@ -417,7 +417,7 @@ fn render_student(out: &mut String, index: usize, s: &SubmissionReport) {
     let _ = writeln!(
         out,
         "<section id=\"student-{index}\" class=\"student\">\n<a class=\"back\" href=\"#summary\">↑ summary</a>\n<h2>{}</h2>\n<p><span class=\"score\">{} / {}</span> auto-graded points · <span class=\"{}\">{}</span> · <span class=\"muted\">{}</span></p>",
-        escape(&s.name),
+        escape(&super::student_label(s)),
         points(s.score),
         points(s.max_score),
         status_class(&status),

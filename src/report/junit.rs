@@ -47,6 +47,9 @@ fn render_suite(out: &mut String, game: &str, submission: &SubmissionReport) {
     let _ = writeln!(out, "    <properties>");
     for (name, value) in [
         ("path", submission.path.clone()),
+        ("student", submission.student.clone()),
+        ("id", submission.id.clone()),
+        ("late", submission.late.to_string()),
         ("score", submission.score.to_string()),
         ("max_score", submission.max_score.to_string()),
         ("build_ok", submission.build.ok.to_string()),

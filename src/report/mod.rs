@@ -1,6 +1,8 @@
 //! Report writers, one per format, all reading the same graded batch.
 
 pub mod csv;
+pub mod feedback;
+pub mod gradebook;
 pub mod gradescope;
 pub mod groups;
 pub mod hints;
@@ -74,6 +76,23 @@ pub fn reading_notes(submission: &SubmissionReport) -> Vec<String> {
                 .map(|i| format!("ignored {}: {}", i.file, i.reason)),
         )
         .collect()
+}
+
+/// Who a submission belongs to, for headings: the name, with the LMS id and the late flag
+/// when there are any (`Jane Doe (id 123, late)`).
+pub fn student_label(submission: &SubmissionReport) -> String {
+    let mut extra = Vec::new();
+    if !submission.id.is_empty() {
+        extra.push(format!("id {}", submission.id));
+    }
+    if submission.late {
+        extra.push("late".to_string());
+    }
+    if extra.is_empty() {
+        submission.student.clone()
+    } else {
+        format!("{} ({})", submission.student, extra.join(", "))
+    }
 }
 
 /// The batch entries that were not graded, one line each.

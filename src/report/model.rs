@@ -63,6 +63,13 @@ pub struct SubmissionReport {
     pub ignored: Vec<Ignored>,
     /// How the submission was read (a `.C` file graded as C, the file chosen for grading).
     pub notes: Vec<String>,
+    /// The student's display name (the LMS's for an LMS export, else `name`).
+    pub student: String,
+    /// The student's LMS id: Canvas user id, Moodle participant id, Gradescope SID,
+    /// GitHub username; empty outside an LMS export.
+    pub id: String,
+    /// The LMS marked the submission late.
+    pub late: bool,
     /// Every case's outcome, in case order: the one record every report is written from.
     pub runs: Vec<CaseOutcome>,
 }
@@ -259,7 +266,7 @@ impl Serialize for SubmissionReport {
                     .collect(),
             })
             .collect();
-        let mut out = serializer.serialize_struct("SubmissionReport", 9)?;
+        let mut out = serializer.serialize_struct("SubmissionReport", 12)?;
         out.serialize_field("name", &self.name)?;
         out.serialize_field("path", &self.path)?;
         out.serialize_field("score", &self.score)?;
@@ -269,6 +276,10 @@ impl Serialize for SubmissionReport {
         out.serialize_field("facts", &self.facts)?;
         out.serialize_field("ignored", &self.ignored)?;
         out.serialize_field("notes", &self.notes)?;
+        out.serialize_field("student", &self.student)?;
+        // The contract gives a submission without an LMS id `null`, not "".
+        out.serialize_field("id", &Some(&self.id).filter(|id| !id.is_empty()))?;
+        out.serialize_field("late", &self.late)?;
         out.end()
     }
 }

@@ -151,7 +151,7 @@ fn render_submission(out: &mut String, game: &str, s: &SubmissionReport, options
     let _ = writeln!(
         out,
         "{}  ({})  {} auto-graded points",
-        paint.paint(BOLD, &format!("== {}", s.name)),
+        paint.paint(BOLD, &format!("== {}", super::student_label(s))),
         s.path,
         paint.paint(if s.full_marks() { GREEN } else { YELLOW }, &total)
     );
