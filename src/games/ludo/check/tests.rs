@@ -1,0 +1,453 @@
+use super::super::board::*;
+use super::super::{BEHAVIOUR, FINISHES, MESSAGES, RULES, STRUCTURE};
+use super::judge::*;
+use super::read::*;
+use super::replay::*;
+use super::*;
+use crate::games::ludo::sim::simulate;
+use crate::games::TraceRun;
+
+/// Problems the checker finds in the reference's own game for `seed`.
+fn problems(seed: u64) -> Vec<String> {
+    let report = check(&simulate(seed).text());
+    let mut found: Vec<String> = report.violations.iter().map(|v| v.to_string()).collect();
+    found.extend(
+        report
+            .unreadable
+            .iter()
+            .map(|(n, t)| format!("line {n}: unreadable: {t}")),
+    );
+    found.extend(report.missing.iter().cloned());
+    if report.winner.is_none() {
+        found.push("no winner".into());
+    }
+    for c in Colour::SEATING {
+        let a = report.behaviour[c.index()];
+        if a.agreed != a.decisions {
+            found.push(format!(
+                "{}: behaviour {}/{}",
+                c.name(),
+                a.agreed,
+                a.decisions
+            ));
+        }
+    }
+    found
+}
+
+fn game(seed: u64) -> Vec<String> {
+    simulate(seed).text().lines().map(String::from).collect()
+}
+
+/// The replayed board after the first `n` lines.
+fn board_before(lines: &[String], n: usize) -> Board {
+    replay(&lines[..n].join("\n")).board
+}
+
+/// The single violation an edited game must yield.
+fn only_violation(lines: &[String]) -> Violation {
+    let report = check(&lines.join("\n"));
+    assert!(report.unreadable.is_empty(), "{:?}", report.unreadable);
+    assert_eq!(
+        report.violations.len(),
+        1,
+        "expected exactly one violation, got:\n{}",
+        report
+            .violations
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    report.violations[0].clone()
+}
+
+/// The first (game, line index, data) over seeds where `pick` finds its pattern.
+fn find<T>(pick: impl Fn(&[String], usize) -> Option<T>) -> (Vec<String>, usize, T) {
+    for seed in 0..300 {
+        let lines = game(seed);
+        for i in 1..lines.len().saturating_sub(4) {
+            if let Some(found) = pick(&lines, i) {
+                return (lines, i, found);
+            }
+        }
+    }
+    panic!("no reference game shows the pattern");
+}
+
+fn msg(line: &str) -> Option<Msg> {
+    parse(line)
+}
+
+#[test]
+fn a_move_of_the_wrong_length_is_rule_1() {
+    let (mut lines, i, (colour, roll, dest)) = find(|lines, i| {
+        let Some(Msg::Rolled(c, r)) = msg(&lines[i]) else {
+            return None;
+        };
+        let Some(Msg::Move {
+            colour,
+            id,
+            from: Loc::Square(f),
+            to: Loc::Square(t),
+            units,
+            dir,
+        }) = msg(&lines[i + 1])
+        else {
+            return None;
+        };
+        let Some(Msg::Rolled(next, _)) = msg(&lines[i + 2]) else {
+            return None;
+        };
+        if colour != c || next == c || r > 4 || units != r {
+            return None;
+        }
+        let board = board_before(lines, i);
+        if board.piece(id).aura.is_some() || board.count_at(c, f) != 1 {
+            return None;
+        }
+        match board.walk(id, dir, r + 1, EnterPolicy::Strict, 1, true) {
+            Walk::Reached {
+                dest: Loc::Square(d),
+                ..
+            } if d != t => Some((c, r, d)),
+            _ => None,
+        }
+    });
+    lines[i] = format!("{} player rolled {}.", colour.name(), roll + 1);
+    let v = only_violation(&lines);
+    assert_eq!((v.line, v.rule), (i + 2, "Rule 1"));
+    assert!(v.why.ends_with(&format!(" is {dest}")), "{v}");
+}
+
+#[test]
+fn a_capture_of_an_empty_square_is_rule_6() {
+    let (mut lines, i, inserted) = find(|lines, i| {
+        let Some(Msg::Move {
+            id,
+            to: Loc::Square(t),
+            ..
+        }) = msg(&lines[i])
+        else {
+            return None;
+        };
+        let Some(Msg::Rolled(next, _)) = msg(&lines[i + 1]) else {
+            return None;
+        };
+        let board = board_before(lines, i + 1);
+        if next == id.colour
+            || board.piece(id).captures == 0
+            || board.piece(id).loc != Loc::Square(t)
+        {
+            return None;
+        }
+        let victim = Colour::SEATING
+            .into_iter()
+            .filter(|&c| c != id.colour)
+            .flat_map(PieceId::all)
+            .find(|&v| board.piece(v).loc == Loc::Base)?;
+        Some(format!(
+            "{} piece {id} lands on square {t}, captures {} piece {victim}, and returns it to the base.",
+            id.colour.name(),
+            victim.colour.name()
+        ))
+    });
+    lines.insert(i + 1, inserted);
+    let v = only_violation(&lines);
+    assert_eq!((v.line, v.rule), (i + 2, "Rule 6"));
+    assert!(v.why.contains("holds no"), "{v}");
+}
+
+#[test]
+fn a_wrong_count_line_is_reported() {
+    let (mut lines, i, (c, on_board, in_base)) = find(|lines, i| match msg(&lines[i]) {
+        Some(Msg::Count(c, a, b)) => Some((c, a, b)),
+        _ => None,
+    });
+    let wrong = if in_base < 4 {
+        in_base + 1
+    } else {
+        in_base - 1
+    };
+    lines[i] = format!(
+        "{} player now has {on_board}/4 on pieces on the board and {wrong}/4 pieces on the base.",
+        c.name()
+    );
+    let v = only_violation(&lines);
+    assert_eq!((v.line, v.rule), (i + 1, "count line"));
+}
+
+#[test]
+fn leaving_base_without_a_six_is_rule_2() {
+    // An entry that captures on X earns a bonus roll, so only the exit itself is wrong.
+    let (mut lines, i, colour) = find(|lines, i| {
+        let Some(Msg::Rolled(c, 6)) = msg(&lines[i]) else {
+            return None;
+        };
+        let Some(Msg::Enter(e, id)) = msg(&lines[i + 1]) else {
+            return None;
+        };
+        let Some(Msg::Count(..)) = msg(&lines[i + 2]) else {
+            return None;
+        };
+        let Some(Msg::Capture { id: capturer, .. }) = msg(&lines[i + 3]) else {
+            return None;
+        };
+        (e == c && capturer == id).then_some(c)
+    });
+    lines[i] = format!("{} player rolled 5.", colour.name());
+    let v = only_violation(&lines);
+    assert_eq!((v.line, v.rule), (i + 2, "Rule 2"));
+}
+
+#[test]
+fn a_turn_out_of_order_is_reported() {
+    let (mut lines, i, ()) = find(|lines, i| {
+        let Some(Msg::Rolled(c, r)) = msg(&lines[i]) else {
+            return None;
+        };
+        let Some(Msg::Rolled(next, _)) = msg(&lines[i + 1]) else {
+            return None;
+        };
+        let previous = matches!(msg(&lines[i - 1]), Some(Msg::Rolled(p, _)) if p != c);
+        (previous && r != 6 && next != c).then_some(())
+    });
+    lines.remove(i);
+    let v = only_violation(&lines);
+    assert_eq!((v.line, v.rule), (i + 1, "turn order"));
+}
+
+#[test]
+fn a_winner_with_a_piece_still_out_is_rule_11() {
+    let mut lines = game(3);
+    let Some(Msg::Wins(winner)) = lines.last().and_then(|l| msg(l)) else {
+        panic!("the reference game ends with a winner");
+    };
+    let last_home = lines
+        .iter()
+        .rposition(
+            |l| matches!(msg(l), Some(Msg::Move { colour, to: Loc::Home, .. }) if colour == winner),
+        )
+        .expect("the winner's last piece moves home");
+    lines.truncate(last_home);
+    lines.push(format!("{} player wins!!!", winner.name()));
+    let v = only_violation(&lines);
+    assert_eq!((v.line, v.rule), (lines.len(), "Rule 11"));
+}
+
+/// A short hand-written game: Red's R1 reaches its Approach by a teleport, then moves 3.
+fn approach_game(last_move: &str) -> Vec<String> {
+    let text = "The red player has four (04) pieces named R1, R2, R3, and R4.
+The green player has four (04) pieces named G1, G2, G3, and G4.
+The yellow player has four (04) pieces named Y1, Y2, Y3, and Y4.
+The blue player has four (04) pieces named B1, B2, B3, and B4.
+Red rolls 6
+Green rolls 2
+Yellow rolls 3
+Blue rolls 1
+Red player has the highest roll and will begin the game.
+The order of a single round is Red, Green, Yellow, and Blue.
+Red player rolled 6.
+Red player moves piece R1 to the starting point.
+Red player now has 1/4 on pieces on the board and 3/4 pieces on the base.
+Red player rolled 2.
+Red moves piece R1 from location 26 to 28 by 2 units in clockwise direction.
+Green player rolled 1.
+Yellow player rolled 1.
+Blue player rolled 1.
+A mystery cell has spawned in location 30 and will be at this location for the next four rounds.
+Red player rolled 2.
+Red moves piece R1 from location 28 to 30 by 2 units in clockwise direction.
+Red player lands on a mystery cell and is teleported to Approach.
+Red piece R1 teleported to Approach.
+Green player rolled 1.
+Yellow player rolled 1.
+Blue player rolled 1.
+Red player rolled 3.";
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    lines.push(last_move.to_string());
+    lines
+}
+
+#[test]
+fn a_home_straight_entry_without_a_capture_is_cs7() {
+    let control = approach_game(
+        "Red moves piece R1 from location 24 to 27 by 3 units in clockwise direction.",
+    );
+    assert_eq!(check(&control.join("\n")).violations, vec![]);
+    let lines = approach_game(
+        "Red moves piece R1 from location 24 to redhomepath2 by 3 units in clockwise direction.",
+    );
+    let v = only_violation(&lines);
+    assert_eq!((v.line, v.rule), (lines.len(), "CS-7"));
+}
+
+#[test]
+fn spacing_case_and_spellings_are_tolerated() {
+    let text = simulate(11)
+        .text()
+        .replace("counter-clockwise", "coun-terclockwise")
+        .replace(" by ", "  by ")
+        .to_uppercase();
+    let report = check(&text);
+    assert!(
+        report.unreadable.is_empty(),
+        "{:?}",
+        &report.unreadable[..report.unreadable.len().min(3)]
+    );
+    assert_eq!(report.violations, vec![]);
+    assert!(report.winner.is_some());
+}
+
+/// Many programs print the capture message instead of the move, or before it.
+#[test]
+fn a_capture_line_may_stand_for_its_move() {
+    for seed in 0..20 {
+        let lines = game(seed);
+        let mut without_move = Vec::new();
+        let mut move_after = Vec::new();
+        let mut held: Option<String> = None;
+        for (i, line) in lines.iter().enumerate() {
+            let capture = matches!(msg(line), Some(Msg::Capture { .. }));
+            let capturing_move = match (msg(line), lines.get(i + 1).and_then(|l| msg(l))) {
+                (Some(Msg::Move { id, .. }), Some(Msg::Capture { id: capturer, .. })) => {
+                    id == capturer
+                }
+                _ => false,
+            };
+            if capturing_move {
+                held = Some(line.clone());
+                continue;
+            }
+            without_move.push(line.clone());
+            let count = matches!(msg(line), Some(Msg::Count(..)));
+            let next_is_capture_block = lines
+                .get(i + 1)
+                .and_then(|l| msg(l))
+                .is_some_and(|m| matches!(m, Msg::Capture { .. } | Msg::Count(..)));
+            move_after.push(line.clone());
+            if (capture || count) && !next_is_capture_block {
+                move_after.extend(held.take());
+            }
+        }
+        assert_ne!(without_move, lines, "seed {seed} has a capture");
+        for variant in [without_move, move_after] {
+            let report = check(&variant.join("\n"));
+            assert!(report.unreadable.is_empty());
+            assert_eq!(report.violations, vec![], "seed {seed}");
+            assert!(report
+                .readings
+                .contains("a capture line may stand for the capturing move"));
+        }
+    }
+}
+
+#[test]
+fn structure_wants_three_files_a_types_header_a_separate_main_and_structs() {
+    let three = [
+        (
+            "types.h".to_string(),
+            "struct piece { int at; };".to_string(),
+        ),
+        (
+            "logic.c".to_string(),
+            "int domain(void) { return 0; }".to_string(),
+        ),
+        (
+            "main.c".to_string(),
+            "int main (void) { return 0; }".to_string(),
+        ),
+    ];
+    assert_eq!(structure(&three).fraction, 1.0);
+    let one = [(
+        "main.c".to_string(),
+        "struct p { int a; };\nint main(void) {}".to_string(),
+    )];
+    assert_eq!(structure(&one).fraction, 0.25);
+}
+
+#[test]
+fn an_empty_run_earns_nothing_but_structure() {
+    let sources = [(
+        "main.c".to_string(),
+        "int main(void) { return 0; }".to_string(),
+    )];
+    let run = TraceRun {
+        output: "",
+        timed_out: false,
+        sources: Some(&sources),
+    };
+    for verdict in verdicts(&run) {
+        if verdict.item != STRUCTURE {
+            assert_eq!(verdict.fraction, 0.0, "{}", verdict.item);
+        }
+    }
+}
+
+#[test]
+fn a_timed_out_run_loses_finishes_only() {
+    let text = simulate(4).text();
+    let run = TraceRun {
+        output: &text,
+        timed_out: true,
+        sources: Some(&[]),
+    };
+    let shares: Vec<(&str, f64)> = verdicts(&run)
+        .iter()
+        .map(|v| (v.item, v.fraction))
+        .collect();
+    assert_eq!(
+        shares,
+        vec![
+            (MESSAGES, 1.0),
+            (RULES, 1.0),
+            (FINISHES, 0.0),
+            (BEHAVIOUR, 1.0),
+            (STRUCTURE, 0.0)
+        ]
+    );
+}
+
+#[test]
+fn a_misspelled_roll_or_move_costs_messages_but_is_still_replayed() {
+    let text = simulate(8)
+        .text()
+        .replace(" player rolled ", " rolled ")
+        .replace(" from location ", " from ");
+    let report = check(&text);
+    assert!(report.unreadable.len() > 100);
+    assert_eq!(report.violations, vec![]);
+    assert!(report.winner.is_some());
+}
+
+#[test]
+fn an_unreadable_line_is_reported_and_skipped() {
+    let mut lines = game(5);
+    lines.insert(20, "Red player does a little dance.".into());
+    let report = check(&lines.join("\n"));
+    assert_eq!(
+        report.unreadable,
+        vec![(21, "Red player does a little dance.".to_string())]
+    );
+    assert_eq!(report.violations, vec![]);
+    assert!(report.winner.is_some());
+}
+
+#[test]
+fn the_checker_accepts_1000_reference_games() {
+    use rayon::prelude::*;
+    let failures: Vec<String> = (0..1000u64)
+        .into_par_iter()
+        .filter_map(|seed| {
+            let found = problems(seed);
+            (!found.is_empty())
+                .then(|| format!("seed {seed}: {}", found[..found.len().min(3)].join(" | ")))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} failing seeds:\n{}",
+        failures.len(),
+        failures[..failures.len().min(15)].join("\n")
+    );
+}
