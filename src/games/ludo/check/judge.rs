@@ -11,7 +11,7 @@ use crate::games::{ItemVerdict, TraceRun};
 impl Checker {
     /// Judges one roll's choice against the colour's behaviour, where it decides.
     pub(super) fn judge(&mut self, roll: &Roll) {
-        if roll.sixes >= 3 || !(1..=6).contains(&roll.value) {
+        if roll.sixes >= 3 || roll.uncertain || !(1..=6).contains(&roll.value) {
             return;
         }
         let agreed = match roll.colour {
@@ -283,21 +283,30 @@ pub fn verdicts(run: &TraceRun) -> Vec<ItemVerdict> {
     } else {
         readable as f64 / expected as f64
     };
-    let mut message_notes: Vec<String> = report
-        .unreadable
-        .iter()
-        .map(|(n, text)| format!("line {n}: not a section-3 message form: \"{text}\""))
-        .collect();
-    message_notes.extend(report.missing.iter().map(|m| format!("missing: {m}")));
+    let message_notes = message_notes(&report);
 
+    // Rules and behaviour are earned only for the share of the game that was read and
+    // checked: unreadable output does not earn points for rules it was never checked on.
+    let coverage = if report.relevant == 0 {
+        1.0
+    } else {
+        report.checked as f64 / report.relevant as f64
+    };
     // A run that never got to play earns nothing for rules it never had to follow.
     let rules = if report.rolls == 0 {
         0.0
     } else {
-        (1.0 - report.violations.len() as f64 / VIOLATIONS_FOR_ZERO).max(0.0)
+        (1.0 - report.violations.len() as f64 / VIOLATIONS_FOR_ZERO).max(0.0) * coverage
     };
-    let mut rule_notes: Vec<String> = report.violations.iter().map(|v| v.to_string()).collect();
+    let mut rule_notes = vec![coverage_note(&report)];
+    rule_notes.extend(report.violations.iter().map(|v| v.to_string()));
     rule_notes = capped(rule_notes);
+    if report.withheld > 0 {
+        rule_notes.push(format!(
+            "{} possible findings not reported: they depend on pieces or turns the checker lost track of after a line it could not read",
+            report.withheld
+        ));
+    }
     if report.rolls == 0 {
         rule_notes.push("no roll was printed, so the game was never played".into());
     }
@@ -334,14 +343,14 @@ pub fn verdicts(run: &TraceRun) -> Vec<ItemVerdict> {
     let behaviour = if rates.is_empty() {
         0.0
     } else {
-        rates.iter().sum::<f64>() / rates.len() as f64
+        rates.iter().sum::<f64>() / rates.len() as f64 * coverage
     };
 
     vec![
         ItemVerdict {
             item: MESSAGES,
             fraction: messages,
-            notes: capped(message_notes),
+            notes: message_notes,
         },
         ItemVerdict {
             item: RULES,
@@ -362,4 +371,76 @@ pub fn verdicts(run: &TraceRun) -> Vec<ItemVerdict> {
     .into_iter()
     .chain(run.sources.map(structure))
     .collect()
+}
+
+/// How much of the game was read: "read 1204 of 1260 lines of the game; 3 not understood:
+/// 57, 803, 990".
+fn coverage_note(report: &Report) -> String {
+    let mut note = format!(
+        "read and checked {} of {} lines of the game",
+        report.checked, report.relevant
+    );
+    if !report.not_understood.is_empty() {
+        let first: Vec<String> = report
+            .not_understood
+            .iter()
+            .take(MAX_NOTES)
+            .map(|(n, _)| n.to_string())
+            .collect();
+        let more = report.not_understood.len().saturating_sub(MAX_NOTES);
+        note.push_str(&format!(
+            "; {} lines not understood: {}{}",
+            report.not_understood.len(),
+            first.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    note
+}
+
+/// `messages` notes: each wording other than the handout's once, with its first line, then
+/// the lines not understood and the required messages missing.
+fn message_notes(report: &Report) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut forms: Vec<(&str, usize, usize, &str)> = Vec::new();
+    for (line, form, text) in &report.tolerated {
+        match forms.iter_mut().find(|f| f.0 == *form) {
+            Some(f) => f.1 += 1,
+            None => forms.push((form, 1, *line, text)),
+        }
+    }
+    for (form, count, line, text) in forms {
+        notes.push(format!(
+            "{count} lines read as \"{form}\" in a wording other than the handout's (first at line {line}: \"{text}\")"
+        ));
+    }
+    let listed: BTreeSet<usize> = report
+        .tolerated
+        .iter()
+        .map(|t| t.0)
+        .chain(report.not_understood.iter().map(|t| t.0))
+        .collect();
+    let others: Vec<&(usize, String)> = report
+        .unreadable
+        .iter()
+        .filter(|(n, _)| !listed.contains(n))
+        .collect();
+    if let Some((line, text)) = others.first() {
+        notes.push(format!(
+            "{} lines that are no section-3 message (first at line {line}: \"{text}\")",
+            others.len()
+        ));
+    }
+    let unread: Vec<String> = report
+        .not_understood
+        .iter()
+        .map(|(n, text)| format!("line {n}: not understood: \"{text}\""))
+        .collect();
+    notes.extend(capped(unread));
+    notes.extend(report.missing.iter().map(|m| format!("missing: {m}")));
+    notes
 }

@@ -2,7 +2,6 @@
 //! reports every line the rules forbid. It never stops at the first problem: an unreadable
 //! line is reported and skipped, and after a violation the replay follows what the program
 //! printed (a piece said to be at 14 is put at 14), so one bug is reported once.
-
 //!
 //! `read` turns lines into messages, `replay` and `moves` follow them on the board, `judge`
 //! scores the rubric items from what the replay found.
@@ -74,6 +73,17 @@ pub struct Report {
     /// The first winner announced with all four pieces home.
     pub winner: Option<Colour>,
     pub behaviour: [Agreement; 4],
+    /// (line number, form, text) of lines read in a wording other than the handout's.
+    pub tolerated: Vec<(usize, &'static str, String)>,
+    /// (line number, text) of lines of the game that no form reads.
+    pub not_understood: Vec<(usize, String)>,
+    /// Lines of the game that bear on the rules (rolls, moves, counts, summaries, ...) and
+    /// lines of the game not understood.
+    pub relevant: usize,
+    /// Of those, lines read while the replay knew every piece and the turn.
+    pub checked: usize,
+    /// Findings not reported because they depend on pieces or turns the replay lost track of.
+    pub withheld: usize,
 }
 
 /// Checks one printed game.

@@ -420,6 +420,8 @@ impl Checker {
             );
         }
         self.pending.retain(|p| p.victim != victim);
+        self.unknown.remove(&victim);
+        self.suspect.remove(&victim);
         self.board.piece_mut(victim).reset();
         self.tentative.retain(|(p, _)| *p != victim);
         let movers: Vec<PieceId> = self
@@ -506,5 +508,68 @@ impl Checker {
         at.square().is_some_and(|n| {
             self.board.count_at(c, n) >= 2 && roll.before.count_at(c, n) < self.board.count_at(c, n)
         })
+    }
+
+    /// A move line that leaves out the square it left (the piece's square), the units (the
+    /// roll) or the direction (the piece's, or the one that reaches the square).
+    pub(super) fn loose_move(
+        &mut self,
+        id: PieceId,
+        from: Option<Loc>,
+        to: Loc,
+        units: Option<u32>,
+        dir: Option<Dir>,
+    ) {
+        let c = id.colour;
+        let roll = self.roll.clone().filter(|r| r.colour == c);
+        let from = from.unwrap_or(self.board.piece(id).loc);
+        let dir = dir.or(self.board.piece(id).dir).unwrap_or_else(|| {
+            let reaches = |d| {
+                roll.as_ref()
+                    .is_some_and(|r| self.reach(id, r, d, to).is_some())
+            };
+            if !reaches(Dir::Clockwise) && reaches(Dir::CounterClockwise) {
+                Dir::CounterClockwise
+            } else {
+                Dir::Clockwise
+            }
+        });
+        let units = units.or(roll.map(|r| r.value)).unwrap_or(0);
+        self.move_line(c, id, from, to, units, dir);
+    }
+
+    /// A capture line naming only the captured piece: the capturer is the opposing piece
+    /// that moved onto its square on this roll. Without one (a block or a teleport the
+    /// checker did not read) the piece just goes back to base.
+    pub(super) fn capture_of(&mut self, victim: PieceId) {
+        let square = self.board.piece(victim).loc;
+        // The piece of the rolling colour on the square, one that moved on this roll first
+        // (a piece entering X onto the victim captures too).
+        let capturer = self.roll.as_ref().and_then(|r| {
+            let on_square = |p: &PieceId| {
+                p.colour != victim.colour
+                    && square.square().is_some()
+                    && self.board.piece(*p).loc == square
+            };
+            r.moved
+                .iter()
+                .rev()
+                .map(|m| m.0)
+                .find(on_square)
+                .or_else(|| PieceId::all(r.colour).into_iter().find(on_square))
+        });
+        if let Some(id) = capturer {
+            return self.capture(id, square, victim);
+        }
+        self.pending.retain(|p| p.victim != victim);
+        self.unknown.remove(&victim);
+        self.suspect.remove(&victim);
+        self.tentative.retain(|(p, _)| *p != victim);
+        self.board.piece_mut(victim).reset();
+        if let Some(r) = &mut self.roll {
+            if r.colour != victim.colour {
+                r.captured = true;
+            }
+        }
     }
 }

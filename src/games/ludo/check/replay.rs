@@ -31,6 +31,11 @@ pub(super) struct Roll {
     pub(super) judgeable: bool,
     /// The roll line.
     pub(super) line: usize,
+    /// A line the checker could not read came during this roll: what the roll did is not
+    /// fully known, so neither its one-action rule nor its behaviour is judged.
+    pub(super) uncertain: bool,
+    /// Rolls in this turn so far, this one included.
+    pub(super) in_turn: u32,
 }
 
 impl Roll {
@@ -68,6 +73,24 @@ pub(super) struct Checker {
     /// Pieces that moved with a block before their own direction was known: their Approach
     /// count is uncertain, so their colour's behaviour is not judged until they reset.
     pub(super) unsure: BTreeSet<PieceId>,
+    /// Pieces a line the checker could not read may have moved: where they stand is not known
+    /// until a later line pins them down (a move's from-square, a location summary, a count
+    /// line, a return to base).
+    pub(super) unknown: BTreeSet<PieceId>,
+    /// Pieces the replay lost track of and found again: where they stand is known, but not
+    /// their direction, captures or Bhawana effect, so their moves are not judged until they
+    /// go back to base.
+    pub(super) suspect: BTreeSet<PieceId>,
+    /// The pieces the line being replayed names.
+    pub(super) line_pieces: Vec<PieceId>,
+    /// A line that may have been a roll was not read: the turn order is not known until the
+    /// next roll line.
+    pub(super) turn_unknown: bool,
+    /// A line about the mystery cell was not read: where it is is not known until the next
+    /// line that says.
+    pub(super) mystery_unknown: bool,
+    /// The colour of the location summary being printed.
+    pub(super) summary: Option<Colour>,
     pub(super) line_no: usize,
     pub(super) text: String,
 }
@@ -90,6 +113,12 @@ pub(super) fn replay(output: &str) -> Checker {
         finished: Vec::new(),
         blue_next: 0,
         unsure: BTreeSet::new(),
+        unknown: BTreeSet::new(),
+        suspect: BTreeSet::new(),
+        line_pieces: Vec::new(),
+        turn_unknown: false,
+        mystery_unknown: false,
+        summary: None,
         line_no: 0,
         text: String::new(),
     };
@@ -101,24 +130,135 @@ pub(super) fn replay(output: &str) -> Checker {
         checker.report.lines += 1;
         checker.line_no = index + 1;
         checker.text = text.to_string();
-        match parse(text) {
-            Some(msg) => checker.apply(msg),
-            None => {
+        let started = checker.order.is_some() || checker.report.rolls > 0;
+        let msg = match read(text, checker.summary) {
+            Reading::Exact(msg) => Some(msg),
+            Reading::Tolerated(msg, form) => {
                 checker
                     .report
                     .unreadable
                     .push((index + 1, text.to_string()));
-                if let Some(msg) = parse_near(text) {
-                    checker.apply(msg);
+                checker
+                    .report
+                    .tolerated
+                    .push((index + 1, form, text.to_string()));
+                Some(msg)
+            }
+            Reading::Decoration => {
+                if !is_separator(text) {
+                    checker
+                        .report
+                        .unreadable
+                        .push((index + 1, text.to_string()));
                 }
+                None
+            }
+            Reading::NotUnderstood => {
+                checker
+                    .report
+                    .unreadable
+                    .push((index + 1, text.to_string()));
+                if started {
+                    checker
+                        .report
+                        .not_understood
+                        .push((index + 1, text.to_string()));
+                    checker.report.relevant += 1;
+                    checker.lose_track(text);
+                }
+                None
+            }
+        };
+        let Some(msg) = msg else { continue };
+        if started && !matches!(msg, Msg::Note | Msg::Separator | Msg::LocationHeader(_)) {
+            checker.report.relevant += 1;
+            if checker.certain() {
+                checker.report.checked += 1;
             }
         }
+        checker.apply(msg);
     }
     checker
 }
 
+/// The pieces a message names.
+fn named_pieces(msg: &Msg) -> Vec<PieceId> {
+    match *msg {
+        Msg::Enter(_, id)
+        | Msg::Move { id, .. }
+        | Msg::LooseMove { id, .. }
+        | Msg::PieceAt(id, _)
+        | Msg::Teleported(id, _)
+        | Msg::Aura(id, _)
+        | Msg::Briefing(id)
+        | Msg::Restricted(id)
+        | Msg::Turned(id)
+        | Msg::PitaToKotuwa(id)
+        | Msg::CaptureOf(id) => vec![id],
+        Msg::Blocked { id, by, .. } => vec![id, by],
+        Msg::Capture { id, victim, .. } => vec![id, victim],
+        _ => Vec::new(),
+    }
+}
+
+/// A line of `=` only, as the handout's location summary prints.
+fn is_separator(text: &str) -> bool {
+    matches!(parse(text), Some(Msg::Separator))
+}
+
 impl Checker {
+    /// Whether the replay knows every piece and the turn: only then are findings reported.
+    pub(super) fn certain(&self) -> bool {
+        self.unknown.is_empty()
+            && !self.turn_unknown
+            && !self.mystery_unknown
+            && !self.line_pieces.iter().any(|p| self.suspect.contains(p))
+            && !self.roll.as_ref().is_some_and(|r| r.uncertain)
+    }
+
+    /// After a line that may change the board was not read, the pieces it may concern are
+    /// unknown: the pieces it names, else those of the colours it names that are out on the
+    /// board, else every piece out on the board.
+    fn lose_track(&mut self, text: &str) {
+        let lowered = loosen(text);
+        // Any run of letters and digits may name a piece or a colour, whatever joins them.
+        let words: Vec<&str> = lowered
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let named: Vec<PieceId> = words.iter().filter_map(|w| piece(w, None)).collect();
+        let colours: Vec<Colour> = words.iter().filter_map(|w| colour(w)).collect();
+        let out =
+            |id: &PieceId, board: &Board| !matches!(board.piece(*id).loc, Loc::Base | Loc::Home);
+        let lost: Vec<PieceId> = if !named.is_empty() {
+            named
+        } else {
+            Colour::SEATING
+                .into_iter()
+                .filter(|c| colours.is_empty() || colours.contains(c))
+                .flat_map(PieceId::all)
+                .filter(|id| out(id, &self.board))
+                .collect()
+        };
+        self.unknown.extend(lost);
+        if lowered.contains("roll") {
+            self.turn_unknown = true;
+        }
+        if lowered.contains("mystery") {
+            self.mystery_unknown = true;
+        }
+        // A location summary may have changed colour on that line.
+        self.summary = None;
+        if let Some(r) = &mut self.roll {
+            r.uncertain = true;
+        }
+    }
+
     pub(super) fn violation(&mut self, rule: &'static str, why: String) {
+        if !self.certain() {
+            self.report.withheld += 1;
+            return;
+        }
         self.report.violations.push(Violation {
             line: self.line_no,
             text: self.text.clone(),
@@ -197,6 +337,17 @@ impl Checker {
     pub(super) fn expect_at(&mut self, id: PieceId, claimed: Loc, rule: &'static str) -> bool {
         self.resolve(id, claimed);
         let actual = self.board.piece(id).loc;
+        if self.unknown.remove(&id) {
+            // The program tells where a piece the replay lost track of stands; the board
+            // taken at this roll did not know it.
+            self.suspect.insert(id);
+            if let Some(r) = &mut self.roll {
+                r.uncertain = true;
+            }
+            self.board.piece_mut(id).loc = claimed;
+            self.tentative.retain(|(p, _)| *p != id);
+            return true;
+        }
         if actual == claimed {
             return true;
         }
@@ -236,6 +387,7 @@ impl Checker {
     }
 
     pub(super) fn apply(&mut self, msg: Msg) {
+        self.line_pieces = named_pieces(&msg);
         if !matches!(
             msg,
             Msg::Capture { .. }
@@ -243,6 +395,9 @@ impl Checker {
                 | Msg::LandsMystery(_)
                 | Msg::Teleported(..)
                 | Msg::Move { .. }
+                | Msg::LooseMove { .. }
+                | Msg::CaptureOf(_)
+                | Msg::Note
         ) {
             self.flush_pending();
         }
@@ -250,7 +405,9 @@ impl Checker {
             Msg::Intro(c) => {
                 self.intros.insert(c);
             }
-            Msg::FirstRoll(c, v) => {
+            // The handout's first-round wording after the first player is known is a turn.
+            Msg::FirstRoll(c, v) | Msg::AnyRoll(c, v) if self.order.is_some() => self.rolled(c, v),
+            Msg::FirstRoll(c, v) | Msg::AnyRoll(c, v) => {
                 if !(1..=6).contains(&v) {
                     self.violation("Rule 1", format!("a die shows 1 to 6, not {v}"));
                 }
@@ -280,9 +437,17 @@ impl Checker {
             }
             Msg::MovedBefore(c, loc) => self.moved_before(c, loc),
             Msg::Capture { id, square, victim } => self.capture(id, square, victim),
-            Msg::Separator | Msg::LocationHeader(_) => {}
+            Msg::Separator => {}
+            Msg::LocationHeader(c) => self.summary = Some(c),
             Msg::PieceAt(id, loc) => {
                 self.expect_at(id, loc, "location summary");
+            }
+            Msg::MysteryAt(n) if self.mystery_unknown => {
+                // The program tells where the mystery cell is after a line the checker could
+                // not read.
+                self.mystery_unknown = false;
+                self.mystery = u8::try_from(n).ok().filter(|&m| m < SQUARES);
+                self.last_mystery = self.mystery;
             }
             Msg::MysteryAt(n) => {
                 if self.mystery.map(u32::from) != Some(n) {
@@ -307,6 +472,8 @@ impl Checker {
                     );
                 }
                 self.board.piece_mut(id).reset();
+                self.unknown.remove(&id);
+                self.suspect.remove(&id);
                 self.tentative.retain(|(p, _)| *p != id);
             }
             Msg::Turned(id) => {
@@ -317,6 +484,15 @@ impl Checker {
             Msg::PitaToKotuwa(id) => self.place(id, Place::Kotuwa),
             Msg::Spawned(n) => self.spawned(n),
             Msg::Wins(c) => self.wins(c),
+            Msg::LooseMove {
+                id,
+                from,
+                to,
+                units,
+                dir,
+            } => self.loose_move(id, from, to, units, dir),
+            Msg::CaptureOf(victim) => self.capture_of(victim),
+            Msg::Note => {}
         }
     }
 
@@ -399,6 +575,7 @@ impl Checker {
             self.judge(p);
         }
         let mut sixes = u32::from(v == 6);
+        let mut in_turn = 1;
         match &prev {
             None => {
                 let first = self.order.as_ref().map(|o| o[0]);
@@ -436,10 +613,21 @@ impl Checker {
                 if v == 6 && p.value == 6 {
                     sixes = p.sixes + 1;
                 }
+                in_turn = p.in_turn + 1;
             }
             Some(p) => {
                 let next = self.next_player(p.colour);
-                if p.value == 6 && p.sixes < 3 && !self.finished.contains(&p.colour) {
+                // The three-roll limit may count every roll of the turn, a capture's bonus
+                // included (the ruling accepts both readings).
+                let limit_reached = p.in_turn >= 3;
+                if p.value == 6 && p.sixes < 3 && limit_reached {
+                    self.reading("the three-roll limit counts every roll of a turn, a capture's bonus included");
+                }
+                if p.value == 6
+                    && p.sixes < 3
+                    && !limit_reached
+                    && !self.finished.contains(&p.colour)
+                {
                     self.violation(
                         "Rule 4",
                         format!(
@@ -464,7 +652,9 @@ impl Checker {
                 }
             }
         }
-        let judgeable = self.judgeable(c, self.round);
+        // This roll line pins the turn down again.
+        self.turn_unknown = false;
+        let judgeable = self.judgeable(c, self.round) && self.certain();
         self.roll = Some(Roll {
             colour: c,
             value: v,
@@ -480,6 +670,8 @@ impl Checker {
             implied: None,
             judgeable,
             line: self.line_no,
+            uncertain: false,
+            in_turn,
         });
     }
 
@@ -489,6 +681,9 @@ impl Checker {
             && PieceId::all(c)
                 .into_iter()
                 .all(|id| !self.unsure.contains(&id) || self.board.piece(id).loc == Loc::Base)
+            && PieceId::all(c)
+                .into_iter()
+                .all(|id| !self.suspect.contains(&id))
             && PieceId::all(c).into_iter().all(|id| {
                 let p = self.board.piece(id);
                 let unsure =
@@ -549,6 +744,8 @@ impl Checker {
         let x = id.colour.start();
         self.tentative.retain(|(p, _)| *p != id);
         self.unsure.remove(&id);
+        self.unknown.remove(&id);
+        self.suspect.remove(&id);
         let piece = self.board.piece_mut(id);
         piece.reset();
         // Entering X onto an opponent may capture it or share the square (X as a safe
@@ -558,6 +755,9 @@ impl Checker {
 
     /// Opposing pieces where a piece landed must be captured by the next lines.
     pub(super) fn note_landing(&mut self, mover: PieceId, square: u8) {
+        if !self.certain() {
+            return;
+        }
         for victim in self.board.opponents_at(mover.colour, square) {
             // Where a piece placed before the layout was known really stands is not known.
             if self.tentative.iter().any(|(p, _)| *p == victim) {
@@ -574,6 +774,12 @@ impl Checker {
     }
 
     pub(super) fn flush_pending(&mut self) {
+        if !self.certain() {
+            // The capture may have been on a line the checker could not read.
+            self.report.withheld += self.pending.len();
+            self.pending.clear();
+            return;
+        }
         for p in std::mem::take(&mut self.pending) {
             if self.board.piece(p.victim).loc == Loc::Square(p.square) {
                 self.report.violations.push(Violation {
@@ -593,6 +799,26 @@ impl Checker {
     }
 
     pub(super) fn count(&mut self, c: Colour, on_board: u32, in_base: u32) {
+        let lost: Vec<PieceId> = PieceId::all(c)
+            .into_iter()
+            .filter(|id| self.unknown.contains(id))
+            .collect();
+        if !lost.is_empty() {
+            // Pieces the replay lost track of are pinned down when the count leaves them
+            // only one place: all in base, or none.
+            let known_base = PieceId::all(c)
+                .into_iter()
+                .filter(|id| !lost.contains(id) && self.board.piece(*id).loc == Loc::Base)
+                .count() as u32;
+            if in_base == known_base + lost.len() as u32 {
+                for id in lost {
+                    self.unknown.remove(&id);
+                    self.suspect.remove(&id);
+                    self.board.piece_mut(id).reset();
+                }
+            }
+            return;
+        }
         let counts = self.board.counts(c);
         let standard = counts.standard as u32;
         let with_straight = standard + counts.home_path as u32;
@@ -673,6 +899,8 @@ impl Checker {
         match target {
             Target::Place(place) => self.place(id, place),
             Target::Base => {
+                self.unknown.remove(&id);
+                self.suspect.remove(&id);
                 self.board.piece_mut(id).reset();
                 self.tentative.retain(|(p, _)| *p != id);
             }
@@ -685,6 +913,7 @@ impl Checker {
     }
 
     pub(super) fn spawned(&mut self, n: u32) {
+        self.mystery_unknown = false;
         if n >= u32::from(SQUARES) {
             return self.violation(
                 "CS-10",
