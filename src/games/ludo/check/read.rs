@@ -493,6 +493,7 @@ pub(super) fn loosen(line: &str) -> String {
         ("anti clockwise", "counterclockwise"),
         ("pitakotuwa", "pita-kotuwa"),
         ("pita kotuwa", "pita-kotuwa"),
+        ("=>", "->"),
         ("in base", "base"),
         ("in home straight", ""),
         ("home straight cell ", "homepath"),
@@ -504,7 +505,14 @@ pub(super) fn loosen(line: &str) -> String {
             s = s.replace(from, to);
         }
     }
-    s
+    // Squares written `L41` (the handout's own wording says "location L1") are numbers.
+    s.split(' ')
+        .map(|word| match word.strip_prefix('l') {
+            Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => rest,
+            _ => word,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A location in the wordings real programs use: `L41`, `41`, `homepath2`, `HS2`, `H-2`,
@@ -757,7 +765,7 @@ pub(super) const FORMS: &[Form] = &[
     Form {
         name: "mystery cell",
         template: "the mystery cell is at {} {*}",
-        example: "The mystery cell is at L33 and will be at that location for the next 3 rounds",
+        example: "The mystery cell is at L33 for 3 more rounds",
         build: |s, _| match loose_location(s[0], Colour::Yellow)? {
             Loc::Square(n) => Some(Msg::MysteryAt(u32::from(n))),
             _ => None,
@@ -837,12 +845,13 @@ mod tests {
             ),
             (
                 "Green moves piece G1 from location L39 to L42 by 3 units in counter clock-wise direction",
-                Msg::LooseMove {
+                Msg::Move {
+                    colour: Colour::Green,
                     id: id(Colour::Green, 1),
-                    from: Some(Loc::Square(39)),
+                    from: Loc::Square(39),
                     to: Loc::Square(42),
-                    units: Some(3),
-                    dir: Some(Dir::CounterClockwise),
+                    units: 3,
+                    dir: Dir::CounterClockwise,
                 },
             ),
             (

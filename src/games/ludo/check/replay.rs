@@ -81,6 +81,11 @@ pub(super) struct Checker {
     /// their direction, captures or Bhawana effect, so their moves are not judged until they
     /// go back to base.
     pub(super) suspect: BTreeSet<PieceId>,
+    /// Squares printed this many squares clockwise of the handout's numbering (a program
+    /// that numbers from another origin): learned once, charged once, then taken back off.
+    pub(super) offset: Option<u8>,
+    /// A first piece seen off its X by that many squares, waiting for a second to agree.
+    pub(super) offset_seen: Option<(PieceId, u8)>,
     /// The pieces the line being replayed names.
     pub(super) line_pieces: Vec<PieceId>,
     /// A line that may have been a roll was not read: the turn order is not known until the
@@ -116,6 +121,8 @@ pub(super) fn replay(output: &str) -> Checker {
         unknown: BTreeSet::new(),
         suspect: BTreeSet::new(),
         line_pieces: Vec::new(),
+        offset: None,
+        offset_seen: None,
         turn_unknown: false,
         mystery_unknown: false,
         summary: None,
@@ -163,8 +170,11 @@ pub(super) fn replay(output: &str) -> Checker {
                         .report
                         .not_understood
                         .push((index + 1, text.to_string()));
-                    checker.report.relevant += 1;
-                    checker.lose_track(text);
+                    // Only a line that may have changed the board or the turn is a line
+                    // of the game the checker failed to check.
+                    if checker.lose_track(text) {
+                        checker.report.relevant += 1;
+                    }
                 }
                 None
             }
@@ -179,6 +189,70 @@ pub(super) fn replay(output: &str) -> Checker {
         checker.apply(msg);
     }
     checker
+}
+
+/// A square printed `k` squares clockwise of the handout's numbering, put back.
+fn unshift(loc: Loc, k: u8) -> Loc {
+    match loc {
+        Loc::Square(n) => Loc::Square((n + SQUARES - k) % SQUARES),
+        other => other,
+    }
+}
+
+fn unshift_number(n: u32, k: u8) -> u32 {
+    match unshift(Loc::Square(n.min(u32::from(SQUARES - 1)) as u8), k) {
+        Loc::Square(m) if n < u32::from(SQUARES) => u32::from(m),
+        _ => n,
+    }
+}
+
+/// The message with every square number put back into the handout's numbering.
+fn shifted(msg: Msg, k: u8) -> Msg {
+    match msg {
+        Msg::Move {
+            colour,
+            id,
+            from,
+            to,
+            units,
+            dir,
+        } => Msg::Move {
+            colour,
+            id,
+            from: unshift(from, k),
+            to: unshift(to, k),
+            units,
+            dir,
+        },
+        Msg::LooseMove {
+            id,
+            from,
+            to,
+            units,
+            dir,
+        } => Msg::LooseMove {
+            id,
+            from: from.map(|f| unshift(f, k)),
+            to: unshift(to, k),
+            units,
+            dir,
+        },
+        Msg::Blocked { id, from, by } => Msg::Blocked {
+            id,
+            from: unshift(from, k),
+            by,
+        },
+        Msg::MovedBefore(c, loc) => Msg::MovedBefore(c, unshift(loc, k)),
+        Msg::Capture { id, square, victim } => Msg::Capture {
+            id,
+            square: unshift(square, k),
+            victim,
+        },
+        Msg::PieceAt(id, loc) => Msg::PieceAt(id, unshift(loc, k)),
+        Msg::MysteryAt(n) => Msg::MysteryAt(unshift_number(n, k)),
+        Msg::Spawned(n) => Msg::Spawned(unshift_number(n, k)),
+        other => other,
+    }
 }
 
 /// The pieces a message names.
@@ -216,11 +290,68 @@ impl Checker {
             && !self.roll.as_ref().is_some_and(|r| r.uncertain)
     }
 
+    /// Two pieces that entered X and are next said to stand the same few squares off it show a
+    /// program numbering the squares from another origin (many count from Yellow's Approach
+    /// or another cell): one finding, then its squares are read in its numbering.
+    fn learn_offset(&mut self, msg: &Msg) {
+        let (id, claimed) = match *msg {
+            Msg::Move { id, from, .. } => (id, from),
+            Msg::LooseMove {
+                id,
+                from: Some(from),
+                ..
+            } => (id, from),
+            Msg::PieceAt(id, loc) => (id, loc),
+            _ => return,
+        };
+        let x = id.colour.start();
+        let (Loc::Square(m), Loc::Square(at)) = (claimed, self.board.piece(id).loc) else {
+            return;
+        };
+        if at != x || m == x || self.unknown.contains(&id) || !self.tentative.is_empty() {
+            return;
+        }
+        let k = (m + SQUARES - x) % SQUARES;
+        // Two pieces must agree: one piece off its X may be a slip of its own.
+        match self.offset_seen {
+            Some((first, seen)) if seen == k && first != id => {}
+            _ => {
+                self.offset_seen = Some((id, k));
+                return;
+            }
+        }
+        self.violation(
+            "square numbering",
+            format!(
+                "{id} entered X ({} {x} in the handout's numbering from Yellow's X) but is said to be at {m}: the program numbers squares {k} further on; its squares are read in its numbering from here",
+                id.colour.name()
+            ),
+        );
+        self.offset = Some(k);
+        // Squares taken from the program's lines before now are in its numbering: those
+        // pieces are found again from its next lines; the mystery cell is moved back.
+        for id in Colour::SEATING.into_iter().flat_map(PieceId::all) {
+            if matches!(self.board.piece(id).loc, Loc::Square(n) if n != id.colour.start()) {
+                self.unknown.insert(id);
+            }
+        }
+        self.mystery = self.mystery.map(|n| (n + SQUARES - k) % SQUARES);
+        self.last_mystery = self.last_mystery.map(|n| (n + SQUARES - k) % SQUARES);
+    }
+
     /// After a line that may change the board was not read, the pieces it may concern are
     /// unknown: the pieces it names, else those of the colours it names that are out on the
     /// board, else every piece out on the board.
-    fn lose_track(&mut self, text: &str) {
+    fn lose_track(&mut self, text: &str) -> bool {
         let lowered = loosen(text);
+        // A location summary only reports where pieces are: one the checker cannot read
+        // changes nothing, it just pins nothing down.
+        if lowered.contains("->")
+            || lowered.contains("location of")
+            || lowered.contains("locations of")
+        {
+            return false;
+        }
         // Any run of letters and digits may name a piece or a colour, whatever joins them.
         let words: Vec<&str> = lowered
             .split(|c: char| !c.is_ascii_alphanumeric())
@@ -252,6 +383,7 @@ impl Checker {
         if let Some(r) = &mut self.roll {
             r.uncertain = true;
         }
+        true
     }
 
     pub(super) fn violation(&mut self, rule: &'static str, why: String) {
@@ -388,6 +520,13 @@ impl Checker {
 
     pub(super) fn apply(&mut self, msg: Msg) {
         self.line_pieces = named_pieces(&msg);
+        if self.offset.is_none() {
+            self.learn_offset(&msg);
+        }
+        let msg = match self.offset {
+            Some(k) => shifted(msg, k),
+            None => msg,
+        };
         if !matches!(
             msg,
             Msg::Capture { .. }
