@@ -84,8 +84,9 @@ pub(super) struct Checker {
     /// Squares printed this many squares clockwise of the handout's numbering (a program
     /// that numbers from another origin): learned once, charged once, then taken back off.
     pub(super) offset: Option<u8>,
-    /// A first piece seen off its X by that many squares, waiting for a second to agree.
-    pub(super) offset_seen: Option<(PieceId, u8)>,
+    /// A first piece seen off its X by that many squares (and the line), waiting for a
+    /// second to agree.
+    pub(super) offset_seen: Option<(PieceId, u8, usize)>,
     /// The pieces the line being replayed names.
     pub(super) line_pieces: Vec<PieceId>,
     /// A line that may have been a roll was not read: the turn order is not known until the
@@ -313,13 +314,16 @@ impl Checker {
         }
         let k = (m + SQUARES - x) % SQUARES;
         // Two pieces must agree: one piece off its X may be a slip of its own.
-        match self.offset_seen {
-            Some((first, seen)) if seen == k && first != id => {}
+        let first_line = match self.offset_seen {
+            Some((first, seen, line)) if seen == k && first != id => line,
             _ => {
-                self.offset_seen = Some((id, k));
+                self.offset_seen = Some((id, k, self.line_no));
                 return;
             }
-        }
+        };
+        // The first piece's square was reported as a drift before the numbering was known:
+        // the numbering finding replaces it.
+        self.report.violations.retain(|v| v.line != first_line);
         self.violation(
             "square numbering",
             format!(
@@ -749,7 +753,8 @@ impl Checker {
                 } else if !again {
                     self.reading("a capture earns a bonus roll (CS-2)");
                 }
-                if v == 6 && p.value == 6 {
+                // After a third six the count starts again, so one extra roll is one finding.
+                if v == 6 && p.value == 6 && p.sixes < 3 {
                     sixes = p.sixes + 1;
                 }
                 in_turn = p.in_turn + 1;
