@@ -505,11 +505,14 @@ pub(super) fn loosen(line: &str) -> String {
             s = s.replace(from, to);
         }
     }
-    // Squares written `L41` (the handout's own wording says "location L1") are numbers.
+    // Squares written `L41` (the handout's own wording says "location L1") are numbers; a
+    // home-straight cell without its colour takes the colour the line starts with.
+    let owner = s.split_whitespace().find_map(colour);
     s.split(' ')
-        .map(|word| match word.strip_prefix('l') {
-            Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => rest,
-            _ => word,
+        .map(|word| match (word.strip_prefix('l'), owner) {
+            (Some(rest), _) if rest.starts_with(|c: char| c.is_ascii_digit()) => rest.to_string(),
+            (_, Some(c)) if word.starts_with("homepath") => format!("{}{word}", c.lower()),
+            _ => word.to_string(),
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -879,6 +882,14 @@ mod tests {
                 Msg::Count(Colour::Yellow, 1, 3),
             ),
             ("Piece 3 -> In Base", Msg::PieceAt(id(Colour::Red, 3), Loc::Base)),
+            (
+                "Green piece G1 is blocked from moving from 40 to Home Straight Cell 1 by Yellow piece Y3.",
+                Msg::Blocked {
+                    id: id(Colour::Green, 1),
+                    from: Loc::Square(40),
+                    by: id(Colour::Yellow, 3),
+                },
+            ),
             (
                 "Y1 -> In home straight: H-2",
                 Msg::PieceAt(id(Colour::Yellow, 1), Loc::HomePath(2)),
