@@ -6,6 +6,8 @@
 //! `read` turns lines into messages, `replay` and `moves` follow them on the board, `judge`
 //! scores the rubric items from what the replay found.
 
+mod certainty;
+mod forms;
 mod judge;
 mod moves;
 mod read;

@@ -1,6 +1,7 @@
 //! Replay of moves, blocks and captures: each checked against the walks the rules allow.
 
-use super::super::board::{Aura, Board, Colour, Dir, EnterPolicy, Loc, PieceId, Walk, FROM_ZERO};
+use super::super::board::*;
+use super::read::*;
 use super::replay::*;
 
 impl Checker {
@@ -570,6 +571,158 @@ impl Checker {
             if r.colour != victim.colour {
                 r.captured = true;
             }
+        }
+    }
+}
+
+impl Checker {
+    pub(super) fn lands_mystery(&mut self, c: Colour) {
+        let Some(cell) = self.mystery else {
+            return self.violation("CS-11", "no mystery cell has spawned".into());
+        };
+        let on_it = PieceId::all(c)
+            .into_iter()
+            .any(|id| self.board.piece(id).loc == Loc::Square(cell));
+        if !on_it {
+            self.violation(
+                "CS-11",
+                format!(
+                    "no {} piece is on the mystery cell (square {cell})",
+                    c.name()
+                ),
+            );
+        }
+    }
+
+    pub(super) fn place(&mut self, id: PieceId, place: Place) {
+        self.tentative.retain(|(p, _)| *p != id);
+        let layout = match self.layout {
+            Some(l) => l,
+            None => {
+                self.tentative.push((id, place));
+                FROM_APPROACH
+            }
+        };
+        self.board.piece_mut(id).loc = Loc::Square(layout.square(place));
+    }
+
+    pub(super) fn teleported(&mut self, id: PieceId, target: Target) {
+        if let Some(cell) = self.mystery {
+            let at = self.board.piece(id).loc;
+            let moved_there = self
+                .roll
+                .as_ref()
+                .is_some_and(|r| r.moved.iter().any(|m| m.0 == id) || r.entered);
+            if at != Loc::Square(cell) && !moved_there {
+                self.violation(
+                    "CS-11",
+                    format!(
+                        "{id} is at {}, not on the mystery cell (square {cell})",
+                        at.render(id.colour)
+                    ),
+                );
+            }
+        }
+        let c = id.colour;
+        match target {
+            Target::Place(place) => self.place(id, place),
+            Target::Base => {
+                self.unknown.remove(&id);
+                self.suspect.remove(&id);
+                self.board.piece_mut(id).reset();
+                self.tentative.retain(|(p, _)| *p != id);
+            }
+            Target::X => self.board.piece_mut(id).loc = Loc::Square(c.start()),
+            Target::Approach => self.board.piece_mut(id).loc = Loc::Square(c.approach()),
+        }
+        if !matches!(target, Target::Place(_) | Target::Base) {
+            self.tentative.retain(|(p, _)| *p != id);
+        }
+    }
+
+    pub(super) fn spawned(&mut self, n: u32) {
+        self.mystery_unknown = false;
+        if n >= u32::from(SQUARES) {
+            return self.violation(
+                "CS-10",
+                format!("square {n} is not on the standard path (0 to 51)"),
+            );
+        }
+        let square = n as u8;
+        let occupants: Vec<String> = self
+            .board
+            .on_square(square)
+            .into_iter()
+            .filter(|id| !self.tentative.iter().any(|(p, _)| p == id))
+            .map(|id| id.to_string())
+            .collect();
+        if !occupants.is_empty() {
+            self.violation(
+                "CS-10",
+                format!(
+                    "the mystery cell spawns on square {n}, where {} stands",
+                    occupants.join(" and ")
+                ),
+            );
+        }
+        if self.last_mystery == Some(square) {
+            self.violation(
+                "CS-10",
+                format!("the mystery cell spawns on square {n} again, where the last one was"),
+            );
+        }
+        self.mystery = Some(square);
+        self.last_mystery = Some(square);
+    }
+
+    pub(super) fn wins(&mut self, c: Colour) {
+        let out: Vec<String> = PieceId::all(c)
+            .into_iter()
+            .filter(|&id| self.board.piece(id).loc != Loc::Home)
+            .map(|id| format!("{id} at {}", self.render(id)))
+            .collect();
+        if out.is_empty() {
+            if self.report.winner.is_none() {
+                self.report.winner = Some(c);
+            } else {
+                self.reading("the game goes on for second to fourth place");
+            }
+        } else {
+            self.violation(
+                "Rule 11",
+                format!(
+                    "{} is announced winner with {} still out",
+                    c.name(),
+                    out.join(", ")
+                ),
+            );
+        }
+        if !self.finished.contains(&c) {
+            self.finished.push(c);
+        }
+    }
+
+    pub(super) fn finish(&mut self) {
+        self.line_no = 0;
+        self.flush_pending();
+        if let Some(r) = self.roll.take() {
+            self.judge(&r);
+        }
+        for c in Colour::SEATING {
+            if !self.intros.contains(&c) {
+                self.report.missing.push(format!(
+                    "the introduction of the {} player's pieces",
+                    c.lower()
+                ));
+            }
+        }
+        if self.order.is_none() {
+            self.report
+                .missing
+                .push("the first player and the order of a round".into());
+        }
+        if let Some(layout) = self.layout {
+            self.reading(&format!("Bhawana, Kotuwa and Pita-Kotuwa {}", layout.name));
         }
     }
 }
