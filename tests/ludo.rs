@@ -82,7 +82,21 @@ fn the_model_solution_passes_the_checker_in_20_runs() {
 /// The items each submission in `tests/submissions/ludo` must lose (the others must keep full
 /// marks; the third list is free where the bug changes which decisions arise).
 /// `other-readings` is not buggy: it uses readings the ruling accepts and keeps everything.
-const BUGGY: [(&str, &[&str], &[&str]); 7] = [
+/// The `style-*` programs are the model printing games in the wordings real programs use:
+/// the checker reads them all, so only `messages` (the handout's wording) is lost.
+const BUGGY: [(&str, &[&str], &[&str]); 19] = [
+    ("style-l-squares", &["messages"], &[]),
+    ("style-has-rolled", &["messages"], &[]),
+    ("style-ansi-colours", &["messages"], &[]),
+    ("style-possessive-moves", &["messages"], &[]),
+    ("style-clock-wise", &["messages"], &[]),
+    ("style-captured-wording", &["messages"], &[]),
+    ("style-numbered-summary", &["messages"], &[]),
+    ("style-first-round", &["messages"], &[]),
+    ("style-entry-square", &["messages"], &[]),
+    ("style-round-banners", &["messages"], &[]),
+    ("style-count-of-pieces", &["messages"], &[]),
+    ("style-home-straight-cells", &["messages"], &[]),
     ("other-readings", &[], &[]),
     ("leaves-base-on-five", &["rules"], &["behaviour"]),
     ("count-includes-home", &["rules"], &[]),
@@ -323,4 +337,63 @@ fn check_trace_judges_saved_games_and_names_the_line() {
         .output()
         .expect("referee runs");
     assert_eq!(diffed.status.code(), Some(2));
+}
+
+/// A TA ranks a correct program above one with a wording slip, and that above one whose
+/// output cannot be read and that never ends.
+#[test]
+fn scores_order_programs_as_a_ta_would() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let copy = |from: &str, to: &str| {
+        let dest = folder.path().join(to);
+        std::fs::create_dir(&dest).expect("submission folder");
+        for (name, text) in sources(&root().join(from)) {
+            std::fs::write(dest.join(name), text).expect("source copied");
+        }
+    };
+    copy("reference/ludo", "a-correct");
+    copy(
+        "tests/submissions/ludo/misspelled-summary",
+        "b-wording-slip",
+    );
+    let hanging = folder.path().join("c-unreadable-hanging");
+    std::fs::create_dir(&hanging).expect("submission folder");
+    std::fs::write(
+        hanging.join("main.c"),
+        "#include <stdio.h>\n#include <unistd.h>\nint main(void)\n{\n    for (int turn = 0;; turn++) {\n        printf(\"turn %d: R goes %d\\n\", turn, turn % 6 + 1);\n        fflush(stdout);\n        usleep(20000);\n    }\n}\n",
+    )
+    .expect("source written");
+    let output = BinCommand::cargo_bin("referee")
+        .expect("the referee binary")
+        .current_dir(root())
+        .args([
+            "grade",
+            "ludo",
+            "--format",
+            "json",
+            "--no-cache",
+            "--timeout",
+            "0.3",
+        ])
+        .arg(folder.path())
+        .output()
+        .expect("referee runs");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON report");
+    let mut totals: Vec<(String, f64)> = report["submissions"]
+        .as_array()
+        .expect("submissions")
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap_or_default().to_string(),
+                s["score"].as_f64().unwrap_or(-1.0),
+            )
+        })
+        .collect();
+    totals.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(totals.len(), 3, "{totals:?}");
+    assert!(
+        totals[0].1 > totals[1].1 && totals[1].1 > totals[2].1,
+        "{totals:?}"
+    );
 }

@@ -1,0 +1,446 @@
+//! Judging: each colour's choices against its behaviour (section 2.1), and the rubric items
+//! of one run.
+
+use super::super::board::{Colour, Dir, Loc, PieceId};
+use super::super::sim::{captures_at, entry, single_move, SingleMove, Stopped};
+use super::super::{BEHAVIOUR, FINISHES, MESSAGES, RULES, STRUCTURE};
+use super::replay::*;
+use super::*;
+use crate::games::{ItemVerdict, TraceRun};
+
+impl Checker {
+    /// Judges one roll's choice against the colour's behaviour, where it decides.
+    pub(super) fn judge(&mut self, roll: &Roll) {
+        if roll.sixes >= 3 || roll.uncertain || !(1..=6).contains(&roll.value) {
+            return;
+        }
+        let agreed = match roll.colour {
+            Colour::Red => judge_red(roll),
+            Colour::Green => judge_green(roll),
+            Colour::Yellow => judge_yellow(roll),
+            // Blue's cycle is followed on every roll, judged or not.
+            Colour::Blue => self.judge_blue(roll),
+        };
+        if let Some(agreed) = agreed.filter(|_| roll.judgeable) {
+            let tally = &mut self.report.behaviour[roll.colour.index()];
+            tally.decisions += 1;
+            tally.agreed += u32::from(agreed);
+            if !agreed && tally.first_disagreement.is_none() {
+                tally.first_disagreement = Some(roll.line);
+            }
+        }
+    }
+
+    pub(super) fn judge_blue(&mut self, roll: &Roll) -> Option<bool> {
+        let moved = if roll.entered {
+            PieceId::all(Colour::Blue).into_iter().find(|&id| {
+                roll.before.piece(id).loc == Loc::Base && self.board.piece(id).loc != Loc::Base
+            })
+        } else if roll.moved.len() == 1 && roll.stopped.is_none() {
+            Some(roll.moved[0].0)
+        } else {
+            None
+        };
+        let expected = (0..4).map(|k| PieceId {
+            colour: Colour::Blue,
+            index: (self.blue_next + k) % 4,
+        });
+        let mut verdict = None;
+        for id in expected {
+            let can = if roll.before.piece(id).loc == Loc::Base {
+                Tri::from(entry(&roll.before, Colour::Blue, roll.value).is_some())
+            } else {
+                outcomes(roll, id, |r| r.is_some_and(|m| m.is_ok()))
+            };
+            match can {
+                Tri::No => continue,
+                Tri::Maybe => break,
+                Tri::Yes => {
+                    let base = roll.before.piece(id).loc == Loc::Base;
+                    verdict = moved.map(|m| {
+                        m == id || (base && roll.entered && roll.before.piece(m).loc == Loc::Base)
+                    });
+                    break;
+                }
+            }
+        }
+        if let Some(m) = moved {
+            self.blue_next = (m.index + 1) % 4;
+        }
+        verdict
+    }
+}
+
+pub(super) fn names(colours: &[Colour]) -> String {
+    colours
+        .iter()
+        .map(|c| c.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Tri {
+    Yes,
+    No,
+    Maybe,
+}
+
+impl From<bool> for Tri {
+    fn from(b: bool) -> Self {
+        if b {
+            Tri::Yes
+        } else {
+            Tri::No
+        }
+    }
+}
+
+/// Evaluates `test` on a piece's single move in every direction it may have (a piece that
+/// has not moved yet has an unknown direction).
+pub(super) fn outcomes(
+    roll: &Roll,
+    id: PieceId,
+    test: impl Fn(Option<Result<SingleMove, Stopped>>) -> bool,
+) -> Tri {
+    let dirs: Vec<Option<Dir>> = match roll.before.piece(id).dir {
+        Some(d) => vec![Some(d)],
+        None => vec![Some(Dir::Clockwise), Some(Dir::CounterClockwise)],
+    };
+    let results: Vec<bool> = dirs
+        .into_iter()
+        .map(|d| {
+            let mut board = roll.before.clone();
+            board.piece_mut(id).dir = d;
+            test(single_move(&board, id, roll.value, roll.round))
+        })
+        .collect();
+    if results.iter().all(|&r| r) {
+        Tri::Yes
+    } else if results.iter().all(|&r| !r) {
+        Tri::No
+    } else {
+        Tri::Maybe
+    }
+}
+
+/// Whether any piece passing `filter` can make a capturing single move.
+pub(super) fn capture_available(roll: &Roll, filter: impl Fn(PieceId) -> bool) -> Tri {
+    let c = roll.colour;
+    let mut any_maybe = false;
+    for id in PieceId::all(c).into_iter().filter(|&id| filter(id)) {
+        let board = &roll.before;
+        match outcomes(roll, id, |r| {
+            r.is_some_and(|m| m.is_ok_and(|m| captures_at(board, c, m.dest)))
+        }) {
+            Tri::Yes => return Tri::Yes,
+            Tri::Maybe => any_maybe = true,
+            Tri::No => {}
+        }
+    }
+    if any_maybe {
+        Tri::Maybe
+    } else {
+        Tri::No
+    }
+}
+
+pub(super) fn judge_red(roll: &Roll) -> Option<bool> {
+    let c = Colour::Red;
+    let enter = entry(&roll.before, c, roll.value);
+    let x = c.start();
+    // Whether entering onto an opponent captures is a reading, so such rolls are not judged.
+    let entry_capture = enter.is_some() && !roll.before.opponents_at(c, x).is_empty();
+    match capture_available(roll, |_| true) {
+        Tri::Yes => Some(roll.captured),
+        Tri::No if entry_capture => None,
+        Tri::No if enter.is_some() && roll.before.count_at(c, x) == 0 => Some(roll.entered),
+        _ => None,
+    }
+}
+
+pub(super) fn judge_green(roll: &Roll) -> Option<bool> {
+    let c = Colour::Green;
+    entry(&roll.before, c, roll.value)?;
+    let board = &roll.before;
+    let mut block = Tri::No;
+    for id in PieceId::all(c) {
+        let t = outcomes(roll, id, |r| {
+            r.is_some_and(|m| {
+                m.is_ok_and(|m| m.dest.square().is_some_and(|n| board.count_at(c, n) > 0))
+            })
+        });
+        if t == Tri::Yes {
+            block = Tri::Yes;
+            break;
+        }
+        if t == Tri::Maybe {
+            block = Tri::Maybe;
+        }
+    }
+    match block {
+        Tri::Yes => Some(roll.made_block),
+        Tri::No => Some(roll.entered),
+        Tri::Maybe => None,
+    }
+}
+
+pub(super) fn judge_yellow(roll: &Roll) -> Option<bool> {
+    let c = Colour::Yellow;
+    if entry(&roll.before, c, roll.value).is_some() {
+        return Some(roll.entered);
+    }
+    let board = &roll.before;
+    match capture_available(roll, |id| board.piece(id).captures == 0) {
+        Tri::Yes => return Some(roll.captured),
+        Tri::Maybe => return None,
+        Tri::No => {}
+    }
+    let mut best: Option<u32> = None;
+    for id in PieceId::all(c) {
+        match outcomes(roll, id, |r| r.is_some_and(|m| m.is_ok())) {
+            Tri::Maybe => return None,
+            Tri::No => {}
+            Tri::Yes => {
+                board.piece(id).dir?;
+                let d = board.distance_home(id);
+                best = Some(best.map_or(d, |b| b.min(d)));
+            }
+        }
+    }
+    let best = best?;
+    match roll.moved.as_slice() {
+        [(id, _)] if roll.stopped.is_none() && !roll.block_move => {
+            Some(board.distance_home(*id) == best)
+        }
+        _ => Some(false),
+    }
+}
+
+/// Whether C source text has a function named `main` (the word, followed by `(`).
+pub(super) fn defines_main(text: &str) -> bool {
+    text.match_indices("main").any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + 4..].trim_start().chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_') && after == Some('(')
+    })
+}
+
+/// `structure`: three or more files (a types header, logic, main) and use of `struct`.
+pub(super) fn structure(sources: &[(String, String)]) -> ItemVerdict {
+    let c_files: Vec<&(String, String)> =
+        sources.iter().filter(|(n, _)| n.ends_with(".c")).collect();
+    let headers: Vec<&(String, String)> =
+        sources.iter().filter(|(n, _)| n.ends_with(".h")).collect();
+    let has_main = defines_main;
+    let checks = [
+        (
+            sources.len() >= 3,
+            format!("{} source files (three or more expected)", sources.len()),
+        ),
+        (
+            headers
+                .iter()
+                .any(|(_, t)| t.contains("struct") || t.contains("typedef")),
+            "a header file holding the types".to_string(),
+        ),
+        (
+            c_files.iter().any(|(_, t)| has_main(t)) && c_files.iter().any(|(_, t)| !has_main(t)),
+            "main in its own file, apart from the game logic".to_string(),
+        ),
+        (
+            sources.iter().any(|(_, t)| t.contains("struct")),
+            "use of struct".to_string(),
+        ),
+    ];
+    let met = checks.iter().filter(|(ok, _)| *ok).count();
+    ItemVerdict {
+        item: STRUCTURE,
+        fraction: met as f64 / checks.len() as f64,
+        notes: checks
+            .iter()
+            .map(|(ok, what)| format!("{}: {what}", if *ok { "found" } else { "missing" }))
+            .collect(),
+    }
+}
+
+pub(super) fn capped(mut notes: Vec<String>) -> Vec<String> {
+    if notes.len() > MAX_NOTES {
+        let rest = notes.len() - MAX_NOTES;
+        notes.truncate(MAX_NOTES);
+        notes.push(format!("... and {rest} more"));
+    }
+    notes
+}
+
+/// The per-item judgement of one run (see `specs/ludo/README.md` for the scoring).
+pub fn verdicts(run: &TraceRun) -> Vec<ItemVerdict> {
+    let report = check(run.output);
+    let expected = report.lines + report.missing.len();
+    let readable = report.lines - report.unreadable.len();
+    let messages = if expected == 0 {
+        0.0
+    } else {
+        readable as f64 / expected as f64
+    };
+    let message_notes = message_notes(&report);
+
+    // Rules and behaviour are earned only for the share of the game that was read and
+    // checked: unreadable output does not earn points for rules it was never checked on.
+    let coverage = if report.relevant == 0 {
+        1.0
+    } else {
+        report.checked as f64 / report.relevant as f64
+    };
+    // A run that never got to play earns nothing for rules it never had to follow.
+    let rules = if report.rolls == 0 {
+        0.0
+    } else {
+        (1.0 - report.violations.len() as f64 / VIOLATIONS_FOR_ZERO).max(0.0) * coverage
+    };
+    let mut rule_notes = vec![coverage_note(&report)];
+    rule_notes.extend(report.violations.iter().map(|v| v.to_string()));
+    rule_notes = capped(rule_notes);
+    if report.withheld > 0 {
+        rule_notes.push(format!(
+            "{} possible findings not reported: they depend on pieces or turns the checker lost track of after a line it could not read",
+            report.withheld
+        ));
+    }
+    if report.rolls == 0 {
+        rule_notes.push("no roll was printed, so the game was never played".into());
+    }
+    rule_notes.extend(report.readings.iter().map(|r| format!("reading: {r}")));
+
+    let finishes = report.winner.is_some() && !run.timed_out;
+    let finish_note = match (report.winner, run.timed_out) {
+        (_, true) => "the run was stopped at the time limit".to_string(),
+        (Some(c), false) => format!("{} wins with all four pieces home", c.name()),
+        (None, false) => "no winner with all four pieces home was announced".to_string(),
+    };
+
+    let mut rates = Vec::new();
+    let mut behaviour_notes = Vec::new();
+    for c in Colour::SEATING {
+        let a = report.behaviour[c.index()];
+        if a.decisions == 0 {
+            behaviour_notes.push(format!("{}: no decision its behaviour settles", c.name()));
+            continue;
+        }
+        let rate = f64::from(a.agreed) / f64::from(a.decisions);
+        rates.push(if rate >= BEHAVIOUR_FULL { 1.0 } else { rate });
+        let first = a
+            .first_disagreement
+            .map(|line| format!(" (the first that does not: the roll on line {line})"))
+            .unwrap_or_default();
+        behaviour_notes.push(format!(
+            "{}: {}/{} decisions agree with its behaviour{first}",
+            c.name(),
+            a.agreed,
+            a.decisions
+        ));
+    }
+    let behaviour = if rates.is_empty() {
+        0.0
+    } else {
+        rates.iter().sum::<f64>() / rates.len() as f64 * coverage
+    };
+
+    vec![
+        ItemVerdict {
+            item: MESSAGES,
+            fraction: messages,
+            notes: message_notes,
+        },
+        ItemVerdict {
+            item: RULES,
+            fraction: rules,
+            notes: rule_notes,
+        },
+        ItemVerdict {
+            item: FINISHES,
+            fraction: if finishes { 1.0 } else { 0.0 },
+            notes: vec![finish_note],
+        },
+        ItemVerdict {
+            item: BEHAVIOUR,
+            fraction: behaviour,
+            notes: behaviour_notes,
+        },
+    ]
+    .into_iter()
+    .chain(run.sources.map(structure))
+    .collect()
+}
+
+/// How much of the game was read: "read 1204 of 1260 lines of the game; 3 not understood:
+/// 57, 803, 990".
+fn coverage_note(report: &Report) -> String {
+    let mut note = format!(
+        "read and checked {} of {} lines of the game",
+        report.checked, report.relevant
+    );
+    if !report.not_understood.is_empty() {
+        let first: Vec<String> = report
+            .not_understood
+            .iter()
+            .take(MAX_NOTES)
+            .map(|(n, _)| n.to_string())
+            .collect();
+        let more = report.not_understood.len().saturating_sub(MAX_NOTES);
+        note.push_str(&format!(
+            "; {} lines not understood: {}{}",
+            report.not_understood.len(),
+            first.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    note
+}
+
+/// `messages` notes: each wording other than the handout's once, with its first line, then
+/// the lines not understood and the required messages missing.
+fn message_notes(report: &Report) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut forms: Vec<(&str, usize, usize, &str)> = Vec::new();
+    for (line, form, text) in &report.tolerated {
+        match forms.iter_mut().find(|f| f.0 == *form) {
+            Some(f) => f.1 += 1,
+            None => forms.push((form, 1, *line, text)),
+        }
+    }
+    for (form, count, line, text) in forms {
+        notes.push(format!(
+            "{count} lines read as \"{form}\" in a wording other than the handout's (first at line {line}: \"{text}\")"
+        ));
+    }
+    let listed: BTreeSet<usize> = report
+        .tolerated
+        .iter()
+        .map(|t| t.0)
+        .chain(report.not_understood.iter().map(|t| t.0))
+        .collect();
+    let others: Vec<&(usize, String)> = report
+        .unreadable
+        .iter()
+        .filter(|(n, _)| !listed.contains(n))
+        .collect();
+    if let Some((line, text)) = others.first() {
+        notes.push(format!(
+            "{} lines that are no section-3 message (first at line {line}: \"{text}\")",
+            others.len()
+        ));
+    }
+    let unread: Vec<String> = report
+        .not_understood
+        .iter()
+        .map(|(n, text)| format!("line {n}: not understood: \"{text}\""))
+        .collect();
+    notes.extend(capped(unread));
+    notes.extend(report.missing.iter().map(|m| format!("missing: {m}")));
+    notes
+}

@@ -1,0 +1,96 @@
+//! The trace checker: reads a printed LUDO-CS game line by line, replays it on the board and
+//! reports every line the rules forbid. It never stops at the first problem: an unreadable
+//! line is reported and skipped, and after a violation the replay follows what the program
+//! printed (a piece said to be at 14 is put at 14), so one bug is reported once.
+//!
+//! `read` turns lines into messages, `replay` and `moves` follow them on the board, `judge`
+//! scores the rubric items from what the replay found.
+
+mod certainty;
+mod forms;
+mod judge;
+mod moves;
+mod read;
+mod replay;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeSet;
+
+use super::board::Colour;
+
+pub use judge::verdicts;
+
+/// Violations in one run that take the `rules` item to zero (each costs a tenth).
+const VIOLATIONS_FOR_ZERO: f64 = 10.0;
+/// A colour whose choices agree this often with its stated behaviour gets full marks: the
+/// handout leaves tie-breaks open, so a correct program may differ now and then.
+const BEHAVIOUR_FULL: f64 = 0.95;
+/// Notes listed per item before the rest are summarised.
+const MAX_NOTES: usize = 25;
+
+/// One line the rules forbid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    pub line: usize,
+    pub text: String,
+    /// The rule's name as the handout or ruling gives it ("Rule 2", "CS-7", "count line").
+    pub rule: &'static str,
+    pub why: String,
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "line {}: \"{}\": {}: {}",
+            self.line, self.text, self.rule, self.why
+        )
+    }
+}
+
+/// Agreement of one colour's choices with its behaviour (section 2.1).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Agreement {
+    pub decisions: u32,
+    pub agreed: u32,
+    /// The roll line of the first choice that disagrees.
+    pub first_disagreement: Option<usize>,
+}
+
+/// Everything the checker found in one output.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// Non-blank lines.
+    pub lines: usize,
+    /// Roll lines of the game proper (after the first-player rolls).
+    pub rolls: usize,
+    /// (line number, text) of lines no message form matches.
+    pub unreadable: Vec<(usize, String)>,
+    /// Required messages that never appeared.
+    pub missing: Vec<String>,
+    pub violations: Vec<Violation>,
+    /// Readings detected where the rulings accept several.
+    pub readings: BTreeSet<String>,
+    /// The first winner announced with all four pieces home.
+    pub winner: Option<Colour>,
+    pub behaviour: [Agreement; 4],
+    /// (line number, form, text) of lines read in a wording other than the handout's.
+    pub tolerated: Vec<(usize, &'static str, String)>,
+    /// (line number, text) of lines of the game that no form reads.
+    pub not_understood: Vec<(usize, String)>,
+    /// Lines of the game that bear on the rules (rolls, moves, counts, summaries, ...) and
+    /// lines of the game not understood.
+    pub relevant: usize,
+    /// Of those, lines read while the replay knew every piece and the turn.
+    pub checked: usize,
+    /// Findings not reported because they depend on pieces or turns the replay lost track of.
+    pub withheld: usize,
+}
+
+/// Checks one printed game.
+pub fn check(output: &str) -> Report {
+    let mut checker = replay::replay(output);
+    checker.finish();
+    checker.report
+}

@@ -1,0 +1,728 @@
+//! Replay of moves, blocks and captures: each checked against the walks the rules allow.
+
+use super::super::board::*;
+use super::read::*;
+use super::replay::*;
+
+impl Checker {
+    /// Square counts a move may cover: the roll, doubled or halved while Bhawana's effect may
+    /// last, divided among a block's members, or anything up to six on CS-6's split.
+    pub(super) fn step_options(&self, id: PieceId, roll: &Roll) -> Vec<u32> {
+        let value = roll.value;
+        if roll.sixes >= 3 {
+            return (1..=6).collect();
+        }
+        let piece = self.board.piece(id);
+        let mut steps = Vec::new();
+        let plain = match piece.aura {
+            Some((aura, since)) => {
+                let elapsed = self.round.saturating_sub(since);
+                if elapsed <= 5 {
+                    match aura {
+                        Aura::Energised => steps.push(value * 2),
+                        Aura::Sick => steps.extend([value / 2, value.div_ceil(2)]),
+                    }
+                }
+                elapsed >= 3
+            }
+            None => true,
+        };
+        if plain {
+            steps.push(value);
+        }
+        if let Some(n) = roll.before.piece(id).loc.square() {
+            let members = roll.before.count_at(id.colour, n) as u32;
+            steps.extend((2..=members).map(|k| value / k));
+        }
+        steps.retain(|&s| s > 0);
+        steps.dedup();
+        steps
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn move_line(
+        &mut self,
+        c: Colour,
+        id: PieceId,
+        from: Loc,
+        to: Loc,
+        units: u32,
+        dir: Dir,
+    ) {
+        let Some(_) = self.current_roll(c) else {
+            self.board.piece_mut(id).loc = to;
+            return;
+        };
+        let Some(roll) = self.roll.clone() else {
+            return;
+        };
+        if roll.implied == Some((id, from, to)) {
+            if let Some(r) = &mut self.roll {
+                r.implied = None;
+            }
+            return;
+        }
+        if !matches!(from, Loc::Square(_) | Loc::HomePath(_)) {
+            self.violation(
+                "Rule 2",
+                format!(
+                    "{id} cannot move from {}; pieces leave base only with a six",
+                    from.render(c)
+                ),
+            );
+            self.board.piece_mut(id).loc = to;
+            return;
+        }
+        self.expect_at(id, from, "Rule 1");
+        if let Some(since) = self.board.piece(id).briefing {
+            if self.round < since + 3 {
+                self.violation(
+                    "CS-13",
+                    format!(
+                        "{id} attends a briefing at Kotuwa since round {since} and cannot move for four rounds (this is round {})",
+                        self.round
+                    ),
+                );
+            }
+        }
+        self.check_single_action(id);
+        let in_block = from
+            .square()
+            .is_some_and(|n| roll.before.count_at(c, n) >= 2);
+        let piece = self.board.piece(id).clone();
+        match piece.dir {
+            Some(own) if own != dir && !in_block && roll.sixes < 3 => self.violation(
+                "CS-1",
+                format!(
+                    "{id} moves {} but its direction is {}",
+                    dir.word(),
+                    own.word()
+                ),
+            ),
+            None if !in_block => self.board.piece_mut(id).dir = Some(dir),
+            None => {
+                self.unsure.insert(id);
+            }
+            _ => {}
+        }
+        let own_dir = piece.dir.unwrap_or(dir) == dir;
+        let group = from
+            .square()
+            .map_or(1, |n| roll.before.count_at(c, n))
+            .max(1);
+        let steps = self.step_options(id, &roll);
+        let matched = self.reach(id, &roll, dir, to);
+        match matched {
+            Some((moved, passes)) => {
+                if units != roll.value && units != moved && !steps.contains(&units) {
+                    self.violation(
+                        "Rule 1",
+                        format!(
+                            "\"by {units} units\" is neither the roll ({}) nor the squares moved ({moved})",
+                            roll.value
+                        ),
+                    );
+                } else if units != roll.value {
+                    self.reading("\"by N units\" gives the squares moved");
+                }
+                if own_dir {
+                    self.board.piece_mut(id).passes = passes;
+                }
+            }
+            None => self.explain_move(
+                id,
+                from,
+                to,
+                steps.first().copied().unwrap_or(roll.value),
+                dir,
+                group,
+            ),
+        }
+        self.board.piece_mut(id).loc = to;
+        let made_block = self.makes_block(&roll, c, to);
+        if let Some(r) = &mut self.roll {
+            r.moved.push((id, from));
+            r.made_block |= made_block;
+            r.block_move |= in_block && r.moved.len() > 1;
+        }
+        if let Some(n) = to.square() {
+            self.note_landing(id, n);
+        }
+    }
+
+    /// Whether piece `id` can go from where it is to `to` on this roll in direction `dir`
+    /// under some accepted reading: (squares moved, Approach count after).
+    pub(super) fn reach(&self, id: PieceId, roll: &Roll, dir: Dir, to: Loc) -> Option<(u32, u32)> {
+        let c = id.colour;
+        let piece = self.board.piece(id);
+        let from = piece.loc;
+        let own_dir = piece.dir.unwrap_or(dir) == dir;
+        let group = from
+            .square()
+            .map_or(1, |n| roll.before.count_at(c, n))
+            .max(1);
+        let mut policies = vec![EnterPolicy::Strict, EnterPolicy::WhenCaptured];
+        // A block member moving against its own direction never turns into the home
+        // straight (CS-4), so only a piece on its own way must enter.
+        let must_enter = own_dir
+            && piece.dir == Some(Dir::Clockwise)
+            && !piece.turned
+            && piece.captures > 0
+            && from != Loc::Square(c.approach());
+        if !must_enter {
+            policies.push(EnterPolicy::Never);
+        }
+        for s in self.step_options(id, roll) {
+            for &policy in &policies {
+                let hit = match self.walk_board(id).walk(id, dir, s, policy, group, own_dir) {
+                    Walk::Reached { dest, passes } => (dest == to).then_some((s, passes)),
+                    Walk::Blocked {
+                        before,
+                        steps_done,
+                        passes,
+                        ..
+                    } => (before == to && steps_done > 0).then_some((steps_done, passes)),
+                    Walk::Overshoot => None,
+                };
+                if hit.is_some() {
+                    return hit;
+                }
+            }
+        }
+        None
+    }
+
+    /// Says why a printed move is not one the rules allow from the replayed board.
+    pub(super) fn explain_move(
+        &mut self,
+        id: PieceId,
+        from: Loc,
+        to: Loc,
+        steps: u32,
+        dir: Dir,
+        group: usize,
+    ) {
+        let c = id.colour;
+        let piece = self.board.piece(id).clone();
+        let board = self.walk_board(id);
+        let reaches = |policy| {
+            matches!(board.walk(id, dir, steps, policy, group, true),
+                Walk::Reached { dest, .. } if dest == to)
+        };
+        let strict = board.walk(id, dir, steps, EnterPolicy::Strict, group, true);
+        let head = format!(
+            "{} moves {id} from {} to {} by {steps}",
+            c.name(),
+            from.render(c),
+            to.render(c)
+        );
+        if matches!(to, Loc::HomePath(_) | Loc::Home)
+            && !matches!(from, Loc::HomePath(_))
+            && piece.captures == 0
+            && reaches(EnterPolicy::Always)
+        {
+            return self.violation(
+                "CS-7",
+                format!("{id} enters the home straight without having captured a piece"),
+            );
+        }
+        if reaches(EnterPolicy::Never) {
+            let should = match strict {
+                Walk::Reached { dest, .. } => dest.render(c),
+                _ => "the home straight".into(),
+            };
+            return self.violation(
+                "Rule 9",
+                format!(
+                    "{head}: {id} has captured and passes its Approach ({}), so it turns into the home straight, to {should}",
+                    c.approach()
+                ),
+            );
+        }
+        match strict {
+            Walk::Reached { dest, .. } => self.violation(
+                "Rule 1",
+                format!("{head}; {} + {steps} {} is {}", from.render(c), dir.word(), dest.render(c)),
+            ),
+            Walk::Blocked {
+                before, block, by, ..
+            } => self.violation(
+                "CS-3",
+                format!(
+                    "{head}; the {} block on square {block} ({by}) cannot be passed: {id} can reach {} at most",
+                    by.colour.name(),
+                    before.render(c)
+                ),
+            ),
+            Walk::Overshoot => self.violation(
+                "Rule 10",
+                format!("{head}; from {} a {steps} overshoots Home, which needs the exact roll", from.render(c)),
+            ),
+        }
+    }
+
+    pub(super) fn blocked(&mut self, id: PieceId, from: Loc, by: PieceId) {
+        let Some(_) = self.current_roll(id.colour) else {
+            return;
+        };
+        let Some(roll) = self.roll.clone() else {
+            return;
+        };
+        self.expect_at(id, from, "CS-3");
+        self.check_single_action(id);
+        let block_on = |board: &Board| {
+            board
+                .piece(by)
+                .loc
+                .square()
+                .filter(|&n| by.colour != id.colour && board.count_at(by.colour, n) >= 2)
+        };
+        let dirs: Vec<Dir> = match self.board.piece(id).dir {
+            Some(d) => vec![d],
+            None => vec![Dir::Clockwise, Dir::CounterClockwise],
+        };
+        let steps = self.step_options(id, &roll);
+        // The cell before `block` on the first board where the walk stops there.
+        let stopped_before = |boards: &[&Board], block: u8| {
+            let policies = [
+                EnterPolicy::Strict,
+                EnterPolicy::WhenCaptured,
+                EnterPolicy::Never,
+            ];
+            for &s in &steps {
+                for &d in &dirs {
+                    for policy in policies {
+                        for board in boards {
+                            if let Walk::Blocked {
+                                before,
+                                block: n,
+                                passes,
+                                ..
+                            } = board.walk(id, d, s, policy, 1, true)
+                            {
+                                if n == block {
+                                    return Some((before, passes));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            None
+        };
+        // Pieces placed before the layout was known may form the block: try with them too.
+        let walk_board = self.walk_board(id).into_owned();
+        let mut before = block_on(&self.board)
+            .and_then(|block| stopped_before(&[&walk_board, &self.board], block));
+        if before.is_none() {
+            // Pieces placed before the layout was known may form the block on the other
+            // layout's squares: then the block settles the layout.
+            let mut other = self.board.clone();
+            for &(p, place) in &self.tentative {
+                other.piece_mut(p).loc = Loc::Square(FROM_ZERO.square(place));
+            }
+            let settled = block_on(&other).and_then(|block| {
+                let found = stopped_before(&[&other], block)?;
+                let (p, place) = self.tentative.iter().copied().find(|&(p, place)| {
+                    p.colour == by.colour && FROM_ZERO.square(place) == block
+                })?;
+                Some((found, p, place))
+            });
+            if let Some((found, p, place)) = settled {
+                self.resolve(p, Loc::Square(FROM_ZERO.square(place)));
+                before = Some(found);
+            }
+        }
+        if before.is_none() {
+            let at = self.render(by);
+            self.violation(
+                "CS-3",
+                format!(
+                    "{by} (at {at}) is not part of an opposing block in {id}'s way for this roll"
+                ),
+            );
+        }
+        if let Some(r) = &mut self.roll {
+            r.stopped = Some((id, before));
+        }
+    }
+
+    pub(super) fn moved_before(&mut self, c: Colour, loc: Loc) {
+        if self.current_roll(c).is_none() {
+            return;
+        }
+        let Some((id, before)) = self.roll.as_ref().and_then(|r| r.stopped) else {
+            return self.violation("CS-3", "no blocked piece was reported for this roll".into());
+        };
+        if let Some((b, passes)) = before {
+            if b == loc {
+                self.board.piece_mut(id).passes = passes;
+            } else {
+                self.violation(
+                    "CS-3",
+                    format!(
+                        "the cell before the block for {id} is {}, not {}",
+                        b.render(c),
+                        loc.render(c)
+                    ),
+                );
+            }
+        }
+        let from = self.board.piece(id).loc;
+        self.board.piece_mut(id).loc = loc;
+        if let Some(r) = &mut self.roll {
+            r.moved.push((id, from));
+        }
+        if let Some(n) = loc.square() {
+            self.note_landing(id, n);
+        }
+    }
+
+    pub(super) fn capture(&mut self, id: PieceId, square: Loc, victim: PieceId) {
+        if victim.colour == id.colour {
+            self.violation(
+                "Rule 6",
+                format!("{id} cannot capture {victim}, a piece of its own colour"),
+            );
+        }
+        // Only the victim is known to stand on the square: the capturer may still have to
+        // move there (a capture line standing for the move).
+        self.resolve(victim, square);
+        let at = self.board.piece(id).loc;
+        // A piece placed before the layout was known may stand on the square only under the
+        // guessed layout; if it has not moved on this roll, the capture is its move from the
+        // other layout's square.
+        let moved = self.roll.as_ref().is_some_and(|r| {
+            r.colour == id.colour && (r.entered || r.moved.iter().any(|m| m.0 == id))
+        });
+        let guessed = !moved && self.tentative.iter().any(|(p, _)| *p == id);
+        if (at != square || guessed) && self.implied_move(id, square) {
+            self.reading("a capture line may stand for the capturing move");
+        } else if at != square {
+            self.violation(
+                "Rule 6",
+                format!(
+                    "{id} is at {} on the replayed board, not on {}",
+                    at.render(id.colour),
+                    square.render(id.colour)
+                ),
+            );
+        }
+        let victim_at = self.board.piece(victim).loc;
+        if victim_at != square {
+            self.violation(
+                "Rule 6",
+                format!(
+                    "square {} holds no {} piece {victim} ({victim} is at {})",
+                    square.render(id.colour),
+                    victim.colour.name(),
+                    victim_at.render(victim.colour)
+                ),
+            );
+        }
+        self.pending.retain(|p| p.victim != victim);
+        self.unknown.remove(&victim);
+        self.suspect.remove(&victim);
+        self.board.piece_mut(victim).reset();
+        self.tentative.retain(|(p, _)| *p != victim);
+        let movers: Vec<PieceId> = self
+            .roll
+            .as_ref()
+            .map(|r| r.moved.iter().map(|m| m.0).collect())
+            .unwrap_or_default();
+        for p in PieceId::all(id.colour) {
+            if p == id || (movers.contains(&p) && self.board.piece(p).loc == square) {
+                self.board.piece_mut(p).captures += 1;
+            }
+        }
+        if let Some(r) = &mut self.roll {
+            if r.colour == id.colour {
+                r.captured = true;
+            }
+        }
+    }
+
+    /// A capture line printed instead of (or before) the move: when the capturer can reach
+    /// the square on this roll, the move is taken as made, and a move line repeating it later
+    /// is accepted once.
+    pub(super) fn implied_move(&mut self, id: PieceId, square: Loc) -> bool {
+        let Some(roll) = self.roll.clone().filter(|r| r.colour == id.colour) else {
+            return false;
+        };
+        // A piece placed before the layout was known may stand on the other layout's square.
+        if let Some(&(_, place)) = self.tentative.iter().find(|(p, _)| *p == id) {
+            let other = Loc::Square(FROM_ZERO.square(place));
+            let mut trial = self.board.clone();
+            trial.piece_mut(id).loc = other;
+            let dirs = [Dir::Clockwise, Dir::CounterClockwise];
+            let original = std::mem::replace(&mut self.board, trial);
+            let fits = dirs
+                .iter()
+                .any(|&d| self.reach(id, &roll, d, square).is_some());
+            self.board = original;
+            if fits {
+                self.resolve(id, other);
+            }
+        }
+        let from = self.board.piece(id).loc;
+        if !matches!(from, Loc::Square(_) | Loc::HomePath(_)) {
+            return false;
+        }
+        let dirs = match self.board.piece(id).dir {
+            Some(d) => vec![d],
+            None => vec![Dir::Clockwise, Dir::CounterClockwise],
+        };
+        let reached: Vec<(u32, Dir)> = dirs
+            .into_iter()
+            .filter_map(|d| self.reach(id, &roll, d, square).map(|(_, p)| (p, d)))
+            .collect();
+        let Some(&(passes, dir)) = reached.first() else {
+            return false;
+        };
+        self.check_single_action(id);
+        let in_block = from
+            .square()
+            .is_some_and(|n| roll.before.count_at(id.colour, n) >= 2);
+        let piece = self.board.piece_mut(id);
+        // The capture is then the piece's first move: it shows the direction when only one
+        // direction reaches the square.
+        if piece.dir.is_none() && reached.len() == 1 && !in_block {
+            piece.dir = Some(dir);
+        }
+        if piece.dir == Some(dir) {
+            piece.passes = passes;
+        } else {
+            self.unsure.insert(id);
+        }
+        self.board.piece_mut(id).loc = square;
+        let made_block = self.makes_block(&roll, id.colour, square);
+        if let Some(r) = &mut self.roll {
+            r.moved.push((id, from));
+            r.implied = Some((id, from, square));
+            r.made_block |= made_block;
+        }
+        true
+    }
+
+    /// Whether a piece that has just landed on `at` formed or grew a block of its colour.
+    pub(super) fn makes_block(&self, roll: &Roll, c: Colour, at: Loc) -> bool {
+        at.square().is_some_and(|n| {
+            self.board.count_at(c, n) >= 2 && roll.before.count_at(c, n) < self.board.count_at(c, n)
+        })
+    }
+
+    /// A move line that leaves out the square it left (the piece's square), the units (the
+    /// roll) or the direction (the piece's, or the one that reaches the square).
+    pub(super) fn loose_move(
+        &mut self,
+        id: PieceId,
+        from: Option<Loc>,
+        to: Loc,
+        units: Option<u32>,
+        dir: Option<Dir>,
+    ) {
+        let c = id.colour;
+        let roll = self.roll.clone().filter(|r| r.colour == c);
+        let from = from.unwrap_or(self.board.piece(id).loc);
+        let dir = dir.or(self.board.piece(id).dir).unwrap_or_else(|| {
+            let reaches = |d| {
+                roll.as_ref()
+                    .is_some_and(|r| self.reach(id, r, d, to).is_some())
+            };
+            if !reaches(Dir::Clockwise) && reaches(Dir::CounterClockwise) {
+                Dir::CounterClockwise
+            } else {
+                Dir::Clockwise
+            }
+        });
+        let units = units.or(roll.map(|r| r.value)).unwrap_or(0);
+        self.move_line(c, id, from, to, units, dir);
+    }
+
+    /// A capture line naming only the captured piece: the capturer is the opposing piece
+    /// that moved onto its square on this roll. Without one (a block or a teleport the
+    /// checker did not read) the piece just goes back to base.
+    pub(super) fn capture_of(&mut self, victim: PieceId) {
+        let square = self.board.piece(victim).loc;
+        // The piece of the rolling colour on the square, one that moved on this roll first
+        // (a piece entering X onto the victim captures too).
+        let capturer = self.roll.as_ref().and_then(|r| {
+            let on_square = |p: &PieceId| {
+                p.colour != victim.colour
+                    && square.square().is_some()
+                    && self.board.piece(*p).loc == square
+            };
+            r.moved
+                .iter()
+                .rev()
+                .map(|m| m.0)
+                .find(on_square)
+                .or_else(|| PieceId::all(r.colour).into_iter().find(on_square))
+        });
+        if let Some(id) = capturer {
+            return self.capture(id, square, victim);
+        }
+        self.pending.retain(|p| p.victim != victim);
+        self.unknown.remove(&victim);
+        self.suspect.remove(&victim);
+        self.tentative.retain(|(p, _)| *p != victim);
+        self.board.piece_mut(victim).reset();
+        if let Some(r) = &mut self.roll {
+            if r.colour != victim.colour {
+                r.captured = true;
+            }
+        }
+    }
+}
+
+impl Checker {
+    pub(super) fn lands_mystery(&mut self, c: Colour) {
+        let Some(cell) = self.mystery else {
+            return self.violation("CS-11", "no mystery cell has spawned".into());
+        };
+        let on_it = PieceId::all(c)
+            .into_iter()
+            .any(|id| self.board.piece(id).loc == Loc::Square(cell));
+        if !on_it {
+            self.violation(
+                "CS-11",
+                format!(
+                    "no {} piece is on the mystery cell (square {cell})",
+                    c.name()
+                ),
+            );
+        }
+    }
+
+    pub(super) fn place(&mut self, id: PieceId, place: Place) {
+        self.tentative.retain(|(p, _)| *p != id);
+        let layout = match self.layout {
+            Some(l) => l,
+            None => {
+                self.tentative.push((id, place));
+                FROM_APPROACH
+            }
+        };
+        self.board.piece_mut(id).loc = Loc::Square(layout.square(place));
+    }
+
+    pub(super) fn teleported(&mut self, id: PieceId, target: Target) {
+        if let Some(cell) = self.mystery {
+            let at = self.board.piece(id).loc;
+            let moved_there = self
+                .roll
+                .as_ref()
+                .is_some_and(|r| r.moved.iter().any(|m| m.0 == id) || r.entered);
+            if at != Loc::Square(cell) && !moved_there {
+                self.violation(
+                    "CS-11",
+                    format!(
+                        "{id} is at {}, not on the mystery cell (square {cell})",
+                        at.render(id.colour)
+                    ),
+                );
+            }
+        }
+        let c = id.colour;
+        match target {
+            Target::Place(place) => self.place(id, place),
+            Target::Base => {
+                self.unknown.remove(&id);
+                self.suspect.remove(&id);
+                self.board.piece_mut(id).reset();
+                self.tentative.retain(|(p, _)| *p != id);
+            }
+            Target::X => self.board.piece_mut(id).loc = Loc::Square(c.start()),
+            Target::Approach => self.board.piece_mut(id).loc = Loc::Square(c.approach()),
+        }
+        if !matches!(target, Target::Place(_) | Target::Base) {
+            self.tentative.retain(|(p, _)| *p != id);
+        }
+    }
+
+    pub(super) fn spawned(&mut self, n: u32) {
+        self.mystery_unknown = false;
+        if n >= u32::from(SQUARES) {
+            return self.violation(
+                "CS-10",
+                format!("square {n} is not on the standard path (0 to 51)"),
+            );
+        }
+        let square = n as u8;
+        let occupants: Vec<String> = self
+            .board
+            .on_square(square)
+            .into_iter()
+            .filter(|id| !self.tentative.iter().any(|(p, _)| p == id))
+            .map(|id| id.to_string())
+            .collect();
+        if !occupants.is_empty() {
+            self.violation(
+                "CS-10",
+                format!(
+                    "the mystery cell spawns on square {n}, where {} stands",
+                    occupants.join(" and ")
+                ),
+            );
+        }
+        if self.last_mystery == Some(square) {
+            self.violation(
+                "CS-10",
+                format!("the mystery cell spawns on square {n} again, where the last one was"),
+            );
+        }
+        self.mystery = Some(square);
+        self.last_mystery = Some(square);
+    }
+
+    pub(super) fn wins(&mut self, c: Colour) {
+        let out: Vec<String> = PieceId::all(c)
+            .into_iter()
+            .filter(|&id| self.board.piece(id).loc != Loc::Home)
+            .map(|id| format!("{id} at {}", self.render(id)))
+            .collect();
+        if out.is_empty() {
+            if self.report.winner.is_none() {
+                self.report.winner = Some(c);
+            } else {
+                self.reading("the game goes on for second to fourth place");
+            }
+        } else {
+            self.violation(
+                "Rule 11",
+                format!(
+                    "{} is announced winner with {} still out",
+                    c.name(),
+                    out.join(", ")
+                ),
+            );
+        }
+        if !self.finished.contains(&c) {
+            self.finished.push(c);
+        }
+    }
+
+    pub(super) fn finish(&mut self) {
+        self.line_no = 0;
+        self.flush_pending();
+        if let Some(r) = self.roll.take() {
+            self.judge(&r);
+        }
+        for c in Colour::SEATING {
+            if !self.intros.contains(&c) {
+                self.report.missing.push(format!(
+                    "the introduction of the {} player's pieces",
+                    c.lower()
+                ));
+            }
+        }
+        if self.order.is_none() {
+            self.report
+                .missing
+                .push("the first player and the order of a round".into());
+        }
+        if let Some(layout) = self.layout {
+            self.reading(&format!("Bhawana, Kotuwa and Pita-Kotuwa {}", layout.name));
+        }
+    }
+}

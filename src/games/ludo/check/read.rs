@@ -1,0 +1,648 @@
+//! Reading: each printed line to a message, by the table of accepted forms.
+
+use super::super::board::{Aura, Colour, Dir, Loc, PieceId, Place, HOME_PATH_CELLS, SQUARES};
+use super::forms::*;
+
+/// A message, parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Msg {
+    Intro(Colour),
+    FirstRoll(Colour, u32),
+    Highest(Colour),
+    Order(Vec<Colour>),
+    Rolled(Colour, u32),
+    Enter(Colour, PieceId),
+    Count(Colour, u32, u32),
+    Move {
+        colour: Colour,
+        id: PieceId,
+        from: Loc,
+        to: Loc,
+        units: u32,
+        dir: Dir,
+    },
+    Blocked {
+        id: PieceId,
+        from: Loc,
+        by: PieceId,
+    },
+    Ignoring(Colour),
+    MovedBefore(Colour, Loc),
+    Capture {
+        id: PieceId,
+        square: Loc,
+        victim: PieceId,
+    },
+    Separator,
+    LocationHeader(Colour),
+    PieceAt(PieceId, Loc),
+    MysteryAt(u32),
+    LandsMystery(Colour),
+    Teleported(PieceId, Target),
+    Aura(PieceId, Aura),
+    Briefing(PieceId),
+    Restricted(PieceId),
+    Turned(PieceId),
+    PitaToKotuwa(PieceId),
+    Spawned(u32),
+    Wins(Colour),
+    /// A roll whose wording does not say which phase it belongs to (`Blue rolls 6`, `Blue has
+    /// rolled 6`): a first-round roll until the first player is known, a turn after.
+    AnyRoll(Colour, u32),
+    /// A move in a wording that leaves out the square it left, the units or the direction.
+    LooseMove {
+        id: PieceId,
+        from: Option<Loc>,
+        to: Loc,
+        units: Option<u32>,
+        dir: Option<Dir>,
+    },
+    /// A capture line naming only the captured piece (`G2 was captured and sent back to the
+    /// base`): the capturer is the piece that moved onto its square.
+    CaptureOf(PieceId),
+    /// A line that changes nothing on the board (`No pieces can be moved`, `Round 3`).
+    Note,
+}
+
+/// Where a teleport sends a piece.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Target {
+    Place(Place),
+    Base,
+    X,
+    Approach,
+}
+
+/// Lower case, the known spellings of counter-clockwise made one word, punctuation that
+/// only separates words dropped.
+pub(super) fn normalise(line: &str) -> String {
+    let mut s = line.to_lowercase();
+    for (from, to) in [
+        ("counter-clockwise", "counterclockwise"),
+        ("counter clockwise", "counterclockwise"),
+        ("coun-terclockwise", "counterclockwise"),
+        ("anti-clockwise", "counterclockwise"),
+        ("anticlockwise", "counterclockwise"),
+        ("pita kotuwa", "pita-kotuwa"),
+        ("energised", "energized"),
+        ("->", " -> "),
+        (",", " "),
+        ("!", " "),
+        (";", " "),
+    ] {
+        if s.contains(from) {
+            s = s.replace(from, to);
+        }
+    }
+    s
+}
+
+pub(super) fn tokens(normalised: &str) -> Vec<&str> {
+    normalised
+        .split_whitespace()
+        .map(|t| t.trim_end_matches(['.', ':']))
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// Matches `tokens` against a template of words and `{}` slots (`{*}` takes the rest);
+/// returns the slots' tokens.
+pub(super) fn fit<'a>(tokens: &[&'a str], template: &str) -> Option<Vec<&'a str>> {
+    let mut slots = Vec::new();
+    let mut words = template.split_whitespace().peekable();
+    let mut at = 0;
+    while let Some(word) = words.next() {
+        if word == "{*}" {
+            if words.peek().is_some() || at >= tokens.len() {
+                return None;
+            }
+            slots.push(tokens[at]);
+            return Some(slots);
+        }
+        let token = *tokens.get(at)?;
+        if word == "{}" {
+            slots.push(token);
+        } else if word != token {
+            return None;
+        }
+        at += 1;
+    }
+    (at == tokens.len()).then_some(slots)
+}
+
+pub(super) fn colour(word: &str) -> Option<Colour> {
+    Colour::parse(word)
+}
+
+pub(super) fn number(word: &str) -> Option<u32> {
+    word.parse().ok()
+}
+
+/// `R2` (or `2` when the colour is known from the line).
+pub(super) fn piece(word: &str, colour: Option<Colour>) -> Option<PieceId> {
+    let mut chars = word.chars();
+    let (c, digit) = match (chars.next()?, chars.next(), chars.next()) {
+        (d, None, None) => (colour?, d),
+        (letter, Some(d), None) => (
+            Colour::SEATING
+                .into_iter()
+                .find(|c| c.letter().eq_ignore_ascii_case(&letter))?,
+            d,
+        ),
+        _ => return None,
+    };
+    let index = digit.to_digit(10).filter(|d| (1..=4).contains(d))? as usize - 1;
+    if colour.is_some_and(|expected| expected != c) {
+        return None;
+    }
+    Some(PieceId { colour: c, index })
+}
+
+/// A location as printed for a piece of `colour`.
+pub(super) fn location(word: &str, colour: Colour) -> Option<Loc> {
+    match word {
+        "base" => return Some(Loc::Base),
+        "home" => return Some(Loc::Home),
+        _ => {}
+    }
+    if let Some(n) = number(word) {
+        return (n < u32::from(SQUARES)).then_some(Loc::Square(n as u8));
+    }
+    let rest = word
+        .strip_prefix(colour.lower())?
+        .strip_prefix("homepath")?;
+    let k = number(rest)?;
+    match k {
+        k if k < u32::from(HOME_PATH_CELLS) => Some(Loc::HomePath(k as u8)),
+        k if k == u32::from(HOME_PATH_CELLS) => Some(Loc::Home),
+        _ => None,
+    }
+}
+
+pub(super) fn direction(word: &str) -> Option<Dir> {
+    match word {
+        "clockwise" => Some(Dir::Clockwise),
+        "counterclockwise" => Some(Dir::CounterClockwise),
+        _ => None,
+    }
+}
+
+/// One message form: the line's tokens in, the message out if the form fits.
+pub(super) type Parser = dyn Fn(&[&str]) -> Option<Msg>;
+
+pub(super) fn parse(line: &str) -> Option<Msg> {
+    let normalised = normalise(line);
+    let t = tokens(&normalised);
+    if t.is_empty() {
+        return None;
+    }
+    if t.len() == 1 && t[0].len() >= 3 && t[0].chars().all(|c| c == '=') {
+        return Some(Msg::Separator);
+    }
+    let tries: [&Parser; 26] = [
+        // The commonest forms first: a game is mostly round summaries, rolls and moves.
+        &|t| {
+            let s = fit(t, "piece {} -> {}")?;
+            let id = piece(s[0], None)?;
+            Some(Msg::PieceAt(id, location(s[1], id.colour)?))
+        },
+        &|t| {
+            let s = fit(t, "location of pieces {}")?;
+            Some(Msg::LocationHeader(colour(s[0])?))
+        },
+        &|t| {
+            let s = fit(
+                t,
+                "{} player now has {} on pieces on the board and {} pieces on the base",
+            )
+            .or_else(|| {
+                fit(
+                    t,
+                    "{} player now has {} pieces on the board and {} pieces on the base",
+                )
+            })?;
+            let share = |w: &str| number(w.strip_suffix("/4")?);
+            Some(Msg::Count(colour(s[0])?, share(s[1])?, share(s[2])?))
+        },
+        &|t| {
+            let s = fit(t, "{} player rolled {}")?;
+            Some(Msg::Rolled(colour(s[0])?, number(s[1])?))
+        },
+        &|t| {
+            let s = fit(
+                t,
+                "{} moves piece {} from location {} to {} by {} units in {} direction",
+            )?;
+            move_message(&s)
+        },
+        &|t| {
+            let s = fit(
+                t,
+                "the {} player has four (04) pieces named {} {} {} and {}",
+            )?;
+            let c = colour(s[0])?;
+            (1..5)
+                .all(|k| piece(s[k], Some(c)).is_some())
+                .then_some(Msg::Intro(c))
+        },
+        &|t| {
+            let s = fit(t, "{} rolls {}")?;
+            Some(Msg::FirstRoll(colour(s[0])?, number(s[1])?))
+        },
+        &|t| {
+            let s = fit(t, "{} player has the highest roll and will begin the game")?;
+            Some(Msg::Highest(colour(s[0])?))
+        },
+        &|t| {
+            let s = fit(t, "the order of a single round is {} {} {} and {}")?;
+            Some(Msg::Order(
+                s.iter().map(|w| colour(w)).collect::<Option<Vec<_>>>()?,
+            ))
+        },
+        &|t| {
+            let s = fit(t, "{} player moves piece {} to the starting point")?;
+            let c = colour(s[0])?;
+            Some(Msg::Enter(c, piece(s[1], Some(c))?))
+        },
+        &|t| {
+            let s = fit(
+                t,
+                "{} piece {} is blocked from moving from {} to {} by {} piece {}",
+            )?;
+            let c = colour(s[0])?;
+            let by = colour(s[4])?;
+            location(s[3], c)?;
+            Some(Msg::Blocked {
+                id: piece(s[1], Some(c))?,
+                from: location(s[2], c)?,
+                by: piece(s[5], Some(by))?,
+            })
+        },
+        &|t| {
+            let s = fit(t, "{} does not have other pieces on the board to move instead of the blocked piece ignoring the throw and moving on to the next player")?;
+            Some(Msg::Ignoring(colour(s[0])?))
+        },
+        &|t| {
+            let s = fit(t, "{} does not have other pieces on the board to move instead of the blocked piece moved the piece to square {} which is the cell before the block")?;
+            let c = colour(s[0])?;
+            Some(Msg::MovedBefore(c, location(s[1], c)?))
+        },
+        &|t| {
+            let s = fit(
+                t,
+                "{} piece {} lands on square {} captures {} piece {} and returns it to the base",
+            )?;
+            let c = colour(s[0])?;
+            let v = colour(s[3])?;
+            Some(Msg::Capture {
+                id: piece(s[1], Some(c))?,
+                square: location(s[2], c)?,
+                victim: piece(s[4], Some(v))?,
+            })
+        },
+        &|t| {
+            let s = fit(
+                t,
+                "the mystery cell is at {} and will be at that location for the next {} {}",
+            )?;
+            number(s[1])?;
+            Some(Msg::MysteryAt(number(s[0])?))
+        },
+        &|t| {
+            let s = fit(
+                t,
+                "{} player lands on a mystery cell and is teleported to {*}",
+            )?;
+            Some(Msg::LandsMystery(colour(s[0])?))
+        },
+        &|t| {
+            let s = fit(t, "{} piece {} teleported to {}")?;
+            let c = colour(s[0])?;
+            let target = match s[2] {
+                "bhawana" => Target::Place(Place::Bhawana),
+                "kotuwa" => Target::Place(Place::Kotuwa),
+                "pita-kotuwa" => Target::Place(Place::PitaKotuwa),
+                "base" => Target::Base,
+                "x" => Target::X,
+                "approach" => Target::Approach,
+                _ => return None,
+            };
+            Some(Msg::Teleported(piece(s[1], Some(c))?, target))
+        },
+        &|t| {
+            let s = fit(t, "{} piece {} feels energized and movement speed doubles")?;
+            let c = colour(s[0])?;
+            Some(Msg::Aura(piece(s[1], Some(c))?, Aura::Energised))
+        },
+        &|t| {
+            let s = fit(t, "{} piece {} feels sick and movement speed halves")?;
+            let c = colour(s[0])?;
+            Some(Msg::Aura(piece(s[1], Some(c))?, Aura::Sick))
+        },
+        &|t| {
+            let s = fit(
+                t,
+                "{} piece {} attends briefing and cannot move for four rounds",
+            )?;
+            let c = colour(s[0])?;
+            Some(Msg::Briefing(piece(s[1], Some(c))?))
+        },
+        &|t| {
+            let s = fit(t, "{} piece {} is movement-restricted and has rolled three consecutively teleporting piece {} to base")?;
+            let c = colour(s[0])?;
+            let id = piece(s[1], Some(c))?;
+            (piece(s[2], Some(c))? == id).then_some(Msg::Restricted(id))
+        },
+        &|t| {
+            let s = fit(
+                t,
+                "the {} piece {} which was moving clockwise has changed to moving counterclockwise",
+            )?;
+            let c = colour(s[0])?;
+            Some(Msg::Turned(piece(s[1], Some(c))?))
+        },
+        &|t| {
+            let s = fit(t, "the {} piece {} is moving in a counterclockwise direction teleporting to kotuwa from pita-kotuwa")?;
+            let c = colour(s[0])?;
+            Some(Msg::PitaToKotuwa(piece(s[1], Some(c))?))
+        },
+        &|t| {
+            let s = fit(t, "a mystery cell has spawned in location {} and will be at this location for the next four rounds")?;
+            Some(Msg::Spawned(number(s[0])?))
+        },
+        &|t| {
+            let s = fit(t, "{} player wins")?;
+            Some(Msg::Wins(colour(s[0])?))
+        },
+        &|t| {
+            // The intro line with the colour capitalised differently is still the intro.
+            let s = fit(t, "{} player has four (04) pieces named {} {} {} and {}")?;
+            Some(Msg::Intro(colour(s[0])?))
+        },
+    ];
+    tries.iter().find_map(|f| f(&t))
+}
+
+/// A move line's six fields (colour, piece, from, to, units, direction), read.
+pub(super) fn move_message(s: &[&str]) -> Option<Msg> {
+    let c = colour(s[0])?;
+    Some(Msg::Move {
+        colour: c,
+        id: piece(s[1], Some(c))?,
+        from: location(s[2], c)?,
+        to: location(s[3], c)?,
+        units: number(s[4])?,
+        dir: direction(s[5])?,
+    })
+}
+
+/// How a line was read.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Reading {
+    /// In the handout's wording (section 3), up to case, spacing and punctuation.
+    Exact(Msg),
+    /// In a wording real programs use for the same message: followed by the replay, and
+    /// charged to `messages` once per form.
+    Tolerated(Msg, &'static str),
+    /// Nothing that could change the board or the turn (`====`, `Round 4`, a banner).
+    Decoration,
+    NotUnderstood,
+}
+
+/// Reads one line. `summary` is the colour of the location summary being printed, for
+/// summary lines that name pieces by number only (`Piece 2 -> L16`).
+pub(super) fn read(line: &str, summary: Option<Colour>) -> Reading {
+    if let Some(msg) = parse(line) {
+        return Reading::Exact(msg);
+    }
+    let normalised = loosen(line);
+    // The handout's forms around escape codes, curly apostrophes and the like are still
+    // another wording than the handout's for `messages`.
+    if let Some(msg) = parse(&normalised) {
+        return Reading::Tolerated(msg, "a handout form with extra characters");
+    }
+    let t = tokens(&normalised);
+    if !t
+        .iter()
+        .any(|w| w.chars().any(|c| c.is_ascii_alphanumeric()))
+    {
+        return Reading::Decoration;
+    }
+    for form in FORMS {
+        let mut slots = Vec::new();
+        let pattern: Vec<&str> = form.template.split_whitespace().collect();
+        if fits(&t, &pattern, &mut slots) {
+            if let Some(msg) = (form.build)(&slots, summary) {
+                return Reading::Tolerated(msg, form.name);
+            }
+        }
+    }
+    if t.len() <= 4 && t.contains(&"round") {
+        return Reading::Decoration;
+    }
+    if NOTES.iter().any(|phrase| normalised.contains(phrase)) {
+        Reading::Tolerated(Msg::Note, "a note that moves nothing")
+    } else {
+        Reading::NotUnderstood
+    }
+}
+
+/// Phrases of lines that report no change (a pass, a coin toss already shown by the move).
+const NOTES: [&str; 9] = [
+    "passing to the next player",
+    "no pieces can be moved",
+    "no moves can be made",
+    "no valid moves",
+    "no piece can move",
+    "coin toss",
+    "another roll",
+    "is over",
+    "cannot move in homestraight",
+];
+
+/// The handout's normalisation plus what real programs add around the same words: colour
+/// escape codes, curly apostrophes and dashes, `[Color Red]`, `Red's piece`, `clock-wise`,
+/// parentheses, and the home-straight and base wordings of locations.
+pub(super) fn loosen(line: &str) -> String {
+    let mut plain = String::with_capacity(line.len());
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // An ANSI escape sequence: ESC [ parameters, ended by a letter.
+            for e in chars.by_ref() {
+                if e.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+            continue;
+        }
+        plain.push(match c {
+            '\u{2018}' | '\u{2019}' | '`' => '\'',
+            '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
+            '(' | ')' | '[' | ']' | '"' | '?' | '|' => ' ',
+            c => c,
+        });
+    }
+    let mut s = normalise(&plain.to_lowercase());
+    for (from, to) in [
+        ("color ", ""),
+        ("colour ", ""),
+        ("'s ", " "),
+        ("clock-wise", "clockwise"),
+        ("counter clockwise", "counterclockwise"),
+        ("counter-clockwise", "counterclockwise"),
+        ("anti clockwise", "counterclockwise"),
+        ("pitakotuwa", "pita-kotuwa"),
+        ("pita kotuwa", "pita-kotuwa"),
+        ("=>", "->"),
+        ("in base", "base"),
+        ("in home straight", ""),
+        ("home straight cell ", "homepath"),
+        ("in home", "home"),
+        (" homepath ", " homepath"),
+        (" - ", " "),
+    ] {
+        if s.contains(from) {
+            s = s.replace(from, to);
+        }
+    }
+    // Squares written `L41` (the handout's own wording says "location L1") are numbers; a
+    // home-straight cell without its colour takes the colour the line starts with.
+    let owner = s.split_whitespace().find_map(colour);
+    s.split(' ')
+        .map(|word| match (word.strip_prefix('l'), owner) {
+            (Some(rest), _) if rest.starts_with(|c: char| c.is_ascii_digit()) => rest.to_string(),
+            (_, Some(c)) if word.starts_with("homepath") => format!("{}{word}", c.lower()),
+            _ => word.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(colour: Colour, n: usize) -> PieceId {
+        PieceId {
+            colour,
+            index: n - 1,
+        }
+    }
+
+    #[test]
+    fn each_form_reads_its_example() {
+        for form in FORMS {
+            match read(form.example, Some(Colour::Red)) {
+                Reading::Tolerated(_, name) => assert_eq!(name, form.name, "{}", form.example),
+                other => panic!("{:?} read {:?}", form.example, other),
+            }
+        }
+    }
+
+    #[test]
+    fn lines_seen_in_real_programs_are_read() {
+        let cases: Vec<(&str, Msg)> = vec![
+            ("Blue player rolls 6.", Msg::AnyRoll(Colour::Blue, 6)),
+            ("Blue Player rolls 6", Msg::AnyRoll(Colour::Blue, 6)),
+            ("Blue has rolled 6", Msg::AnyRoll(Colour::Blue, 6)),
+            ("R rolls 5", Msg::AnyRoll(Colour::Red, 5)),
+            ("Yellow player rolls a 6 ", Msg::AnyRoll(Colour::Yellow, 6)),
+            ("\u{1b}[0;34mBlue player rolled 4.", Msg::Rolled(Colour::Blue, 4)),
+            (
+                "Yellow's piece Y1 moves from L23 to L26 by 3 units in clockwise direction",
+                Msg::LooseMove {
+                    id: id(Colour::Yellow, 1),
+                    from: Some(Loc::Square(23)),
+                    to: Loc::Square(26),
+                    units: Some(3),
+                    dir: Some(Dir::Clockwise),
+                },
+            ),
+            (
+                "Green moves piece G1 from location L39 to L42 by 3 units in counter clock-wise direction",
+                Msg::Move {
+                    colour: Colour::Green,
+                    id: id(Colour::Green, 1),
+                    from: Loc::Square(39),
+                    to: Loc::Square(42),
+                    units: 3,
+                    dir: Dir::CounterClockwise,
+                },
+            ),
+            (
+                "Red piece R2 was captured and sent back to the base.",
+                Msg::CaptureOf(id(Colour::Red, 2)),
+            ),
+            (
+                "Blue piece B4 is captured by block of Green and is returned to the base",
+                Msg::CaptureOf(id(Colour::Blue, 4)),
+            ),
+            (
+                "Red player moves piece R1 to the starting point L28.",
+                Msg::Enter(Colour::Red, id(Colour::Red, 1)),
+            ),
+            (
+                "Green piece G1 lands on square L41, captures Red piece R3, and returns it to the base.",
+                Msg::Capture {
+                    id: id(Colour::Green, 1),
+                    square: Loc::Square(41),
+                    victim: id(Colour::Red, 3),
+                },
+            ),
+            (
+                "[Color Yellow] player now has 1/4 pieces on the board and 3/4 pieces on the base.",
+                Msg::Count(Colour::Yellow, 1, 3),
+            ),
+            ("Piece 3 -> In Base", Msg::PieceAt(id(Colour::Red, 3), Loc::Base)),
+            (
+                "Green piece G1 is blocked from moving from 40 to Home Straight Cell 1 by Yellow piece Y3.",
+                Msg::Blocked {
+                    id: id(Colour::Green, 1),
+                    from: Loc::Square(40),
+                    by: id(Colour::Yellow, 3),
+                },
+            ),
+            (
+                "Y1 -> In home straight: H-2",
+                Msg::PieceAt(id(Colour::Yellow, 1), Loc::HomePath(2)),
+            ),
+        ];
+        for (line, expected) in cases {
+            let got = match read(line, Some(Colour::Red)) {
+                Reading::Exact(m) | Reading::Tolerated(m, _) => m,
+                other => panic!("{line:?} read {other:?}"),
+            };
+            assert_eq!(got, expected, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn tolerance_does_not_make_other_wordings_exact() {
+        for line in [
+            "Blue has rolled 6",
+            "Red moves piece R1 from location L14 to L18 by 4 units in clockwise direction.",
+            "Piece 2 -> L16",
+        ] {
+            assert!(
+                matches!(read(line, Some(Colour::Red)), Reading::Tolerated(..)),
+                "{line}"
+            );
+        }
+        assert!(matches!(
+            read("Red player rolled 4.", None),
+            Reading::Exact(Msg::Rolled(Colour::Red, 4))
+        ));
+    }
+
+    #[test]
+    fn banners_are_decoration_and_prose_is_not_understood() {
+        for line in ["--- Round 1 ---", ">>> Game round - 3", "~~~~"] {
+            assert_eq!(read(line, None), Reading::Decoration, "{line}");
+        }
+        assert_eq!(
+            read("Red player does a little dance.", None),
+            Reading::NotUnderstood
+        );
+    }
+}

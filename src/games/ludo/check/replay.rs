@@ -1,0 +1,808 @@
+//! Replay: messages applied to the board in order, with the turn, count and mystery-cell
+//! rules checked as they come.
+
+use super::super::board::*;
+use super::certainty::*;
+use super::judge::*;
+use super::read::*;
+use super::*;
+
+/// What one roll did, for the turn rules and the behaviour checks.
+#[derive(Debug, Clone)]
+pub(super) struct Roll {
+    pub(super) colour: Colour,
+    pub(super) value: u32,
+    pub(super) sixes: u32,
+    pub(super) round: u32,
+    /// The board when the roll was made.
+    pub(super) before: Board,
+    pub(super) entered: bool,
+    pub(super) captured: bool,
+    /// Pieces moved, with the square they left.
+    pub(super) moved: Vec<(PieceId, Loc)>,
+    pub(super) made_block: bool,
+    pub(super) block_move: bool,
+    /// A piece reported blocked, and the cell before the block with its Approach count.
+    pub(super) stopped: Option<(PieceId, Option<(Loc, u32)>)>,
+    /// A move a capture line stood for: (piece, from, to).
+    pub(super) implied: Option<(PieceId, Loc, Loc)>,
+    /// Whether behaviour can be judged (no ambiguous state at the roll).
+    pub(super) judgeable: bool,
+    /// The roll line.
+    pub(super) line: usize,
+    /// A line the checker could not read came during this roll: what the roll did is not
+    /// fully known, so neither its one-action rule nor its behaviour is judged.
+    pub(super) uncertain: bool,
+    /// Rolls in this turn so far, this one included.
+    pub(super) in_turn: u32,
+}
+
+impl Roll {
+    pub(super) fn acted(&self) -> bool {
+        self.entered || !self.moved.is_empty() || self.stopped.is_some()
+    }
+}
+
+/// A landing on opposing pieces that has not been answered by a capture message yet.
+#[derive(Debug, Clone)]
+pub(super) struct Pending {
+    pub(super) victim: PieceId,
+    pub(super) square: u8,
+    pub(super) mover: PieceId,
+    pub(super) line: usize,
+    pub(super) text: String,
+}
+
+pub(super) struct Checker {
+    pub(super) board: Board,
+    pub(super) report: Report,
+    pub(super) layout: Option<Layout>,
+    /// Pieces teleported to a named place before the layout was known.
+    pub(super) tentative: Vec<(PieceId, Place)>,
+    pub(super) order: Option<Vec<Colour>>,
+    pub(super) first_rolls: Vec<(Colour, u32)>,
+    pub(super) intros: BTreeSet<Colour>,
+    pub(super) round: u32,
+    pub(super) roll: Option<Roll>,
+    pub(super) pending: Vec<Pending>,
+    pub(super) mystery: Option<u8>,
+    pub(super) last_mystery: Option<u8>,
+    pub(super) finished: Vec<Colour>,
+    pub(super) blue_next: usize,
+    /// Pieces that moved with a block before their own direction was known: their Approach
+    /// count is uncertain, so their colour's behaviour is not judged until they reset.
+    pub(super) unsure: BTreeSet<PieceId>,
+    /// Pieces a line the checker could not read may have moved: where they stand is not known
+    /// until a later line pins them down (a move's from-square, a location summary, a count
+    /// line, a return to base).
+    pub(super) unknown: BTreeSet<PieceId>,
+    /// Pieces the replay lost track of and found again: where they stand is known, but not
+    /// their direction, captures or Bhawana effect, so their moves are not judged until they
+    /// go back to base.
+    pub(super) suspect: BTreeSet<PieceId>,
+    /// Squares printed this many squares clockwise of the handout's numbering (a program
+    /// that numbers from another origin): learned once, charged once, then taken back off.
+    pub(super) offset: Option<u8>,
+    /// A first piece seen off its X by that many squares (and the line), waiting for a
+    /// second to agree.
+    pub(super) offset_seen: Option<(PieceId, u8, usize)>,
+    /// The pieces the line being replayed names.
+    pub(super) line_pieces: Vec<PieceId>,
+    /// A line that may have been a roll was not read: the turn order is not known until the
+    /// next roll line.
+    pub(super) turn_unknown: bool,
+    /// A line about the mystery cell was not read: where it is is not known until the next
+    /// line that says.
+    pub(super) mystery_unknown: bool,
+    /// The colour of the location summary being printed.
+    pub(super) summary: Option<Colour>,
+    pub(super) line_no: usize,
+    pub(super) text: String,
+}
+
+/// Reads every line of `output` into a checker, before the end-of-game checks.
+pub(super) fn replay(output: &str) -> Checker {
+    let mut checker = Checker {
+        board: Board::new(),
+        report: Report::default(),
+        layout: None,
+        tentative: Vec::new(),
+        order: None,
+        first_rolls: Vec::new(),
+        intros: BTreeSet::new(),
+        round: 0,
+        roll: None,
+        pending: Vec::new(),
+        mystery: None,
+        last_mystery: None,
+        finished: Vec::new(),
+        blue_next: 0,
+        unsure: BTreeSet::new(),
+        unknown: BTreeSet::new(),
+        suspect: BTreeSet::new(),
+        line_pieces: Vec::new(),
+        offset: None,
+        offset_seen: None,
+        turn_unknown: false,
+        mystery_unknown: false,
+        summary: None,
+        line_no: 0,
+        text: String::new(),
+    };
+    for (index, raw) in output.lines().enumerate() {
+        let text = raw.trim();
+        if text.is_empty() {
+            continue;
+        }
+        checker.report.lines += 1;
+        checker.line_no = index + 1;
+        checker.text = text.to_string();
+        let started = checker.order.is_some() || checker.report.rolls > 0;
+        let msg = match read(text, checker.summary) {
+            Reading::Exact(msg) => Some(msg),
+            Reading::Tolerated(msg, form) => {
+                checker
+                    .report
+                    .unreadable
+                    .push((index + 1, text.to_string()));
+                checker
+                    .report
+                    .tolerated
+                    .push((index + 1, form, text.to_string()));
+                Some(msg)
+            }
+            Reading::Decoration => {
+                if !is_separator(text) {
+                    checker
+                        .report
+                        .unreadable
+                        .push((index + 1, text.to_string()));
+                }
+                None
+            }
+            Reading::NotUnderstood => {
+                checker
+                    .report
+                    .unreadable
+                    .push((index + 1, text.to_string()));
+                if started {
+                    checker
+                        .report
+                        .not_understood
+                        .push((index + 1, text.to_string()));
+                    // Only a line that may have changed the board or the turn is a line
+                    // of the game the checker failed to check.
+                    if checker.lose_track(text) {
+                        checker.report.relevant += 1;
+                    }
+                }
+                None
+            }
+        };
+        let Some(msg) = msg else { continue };
+        if started && !matches!(msg, Msg::Note | Msg::Separator | Msg::LocationHeader(_)) {
+            checker.report.relevant += 1;
+            if checker.certain() {
+                checker.report.checked += 1;
+            }
+        }
+        checker.apply(msg);
+    }
+    checker
+}
+
+/// A line of `=` only, as the handout's location summary prints.
+fn is_separator(text: &str) -> bool {
+    matches!(parse(text), Some(Msg::Separator))
+}
+
+impl Checker {
+    /// Whether the replay knows every piece and the turn: only then are findings reported.
+    pub(super) fn certain(&self) -> bool {
+        self.unknown.is_empty()
+            && !self.turn_unknown
+            && !self.mystery_unknown
+            && !self.line_pieces.iter().any(|p| self.suspect.contains(p))
+            && !self.roll.as_ref().is_some_and(|r| r.uncertain)
+    }
+
+    pub(super) fn violation(&mut self, rule: &'static str, why: String) {
+        if !self.certain() {
+            self.report.withheld += 1;
+            return;
+        }
+        self.report.violations.push(Violation {
+            line: self.line_no,
+            text: self.text.clone(),
+            rule,
+            why,
+        });
+    }
+
+    pub(super) fn reading(&mut self, text: &str) {
+        self.report.readings.insert(text.to_string());
+    }
+
+    pub(super) fn render(&self, id: PieceId) -> String {
+        self.board.piece(id).loc.render(id.colour)
+    }
+
+    pub(super) fn position(&self, colour: Colour) -> usize {
+        self.order
+            .as_ref()
+            .and_then(|o| o.iter().position(|&c| c == colour))
+            .unwrap_or(colour.index())
+    }
+
+    pub(super) fn next_player(&self, colour: Colour) -> Colour {
+        let order = self.order.clone().unwrap_or(Colour::SEATING.to_vec());
+        let at = self.position(colour);
+        (1..=4)
+            .map(|k| order[(at + k) % order.len()])
+            .find(|c| !self.finished.contains(c))
+            .unwrap_or(colour)
+    }
+
+    /// Fixes the layout when a tentatively placed piece is said to be on the other layout's
+    /// square for its place.
+    pub(super) fn resolve(&mut self, id: PieceId, claimed: Loc) {
+        let Some(&(_, place)) = self.tentative.iter().find(|(p, _)| *p == id) else {
+            return;
+        };
+        let layout = if claimed == Loc::Square(FROM_ZERO.square(place)) {
+            FROM_ZERO
+        } else if claimed == Loc::Square(FROM_APPROACH.square(place)) {
+            FROM_APPROACH
+        } else {
+            return;
+        };
+        self.layout = Some(layout);
+        self.reading(&format!("Bhawana, Kotuwa and Pita-Kotuwa {}", layout.name));
+        for (p, place) in std::mem::take(&mut self.tentative) {
+            let guess = Loc::Square(FROM_APPROACH.square(place));
+            let known = Loc::Square(layout.square(place));
+            // The board before this roll was snapshotted with the guess too.
+            let boards =
+                std::iter::once(&mut self.board).chain(self.roll.as_mut().map(|r| &mut r.before));
+            for board in boards {
+                if board.piece(p).loc == guess {
+                    board.piece_mut(p).loc = known;
+                }
+            }
+        }
+    }
+
+    /// The board walks are checked on: pieces placed before the layout was known are left
+    /// out, since the square they block is not known.
+    pub(super) fn walk_board(&self, mover: PieceId) -> std::borrow::Cow<'_, Board> {
+        if self.tentative.is_empty() {
+            return std::borrow::Cow::Borrowed(&self.board);
+        }
+        let mut board = self.board.clone();
+        for &(id, _) in self.tentative.iter().filter(|(id, _)| *id != mover) {
+            board.piece_mut(id).loc = Loc::Home;
+        }
+        std::borrow::Cow::Owned(board)
+    }
+
+    /// Compares where the program says a piece is with the replay; follows the program.
+    pub(super) fn expect_at(&mut self, id: PieceId, claimed: Loc, rule: &'static str) -> bool {
+        self.resolve(id, claimed);
+        let actual = self.board.piece(id).loc;
+        if self.unknown.remove(&id) {
+            // The program tells where a piece the replay lost track of stands; the board
+            // taken at this roll did not know it.
+            self.suspect.insert(id);
+            if let Some(r) = &mut self.roll {
+                r.uncertain = true;
+            }
+            self.board.piece_mut(id).loc = claimed;
+            self.tentative.retain(|(p, _)| *p != id);
+            return true;
+        }
+        if actual == claimed {
+            return true;
+        }
+        self.violation(
+            rule,
+            format!(
+                "the replayed board has {id} at {}, not {}",
+                actual.render(id.colour),
+                claimed.render(id.colour)
+            ),
+        );
+        self.board.piece_mut(id).loc = claimed;
+        self.tentative.retain(|(p, _)| *p != id);
+        false
+    }
+
+    /// The roll the colour is acting on, reporting an action without one.
+    pub(super) fn current_roll(&mut self, colour: Colour) -> Option<u32> {
+        match &self.roll {
+            Some(r) if r.colour == colour => Some(r.value),
+            Some(r) => {
+                let who = r.colour;
+                self.violation(
+                    "turn order",
+                    format!("it is {}'s roll, not {}'s", who.name(), colour.name()),
+                );
+                None
+            }
+            None => {
+                self.violation(
+                    "turn order",
+                    format!("{} acts before any roll", colour.name()),
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn apply(&mut self, msg: Msg) {
+        self.line_pieces = named_pieces(&msg);
+        if self.offset.is_none() {
+            self.learn_offset(&msg);
+        }
+        let msg = match self.offset {
+            Some(k) => shifted(msg, k),
+            None => msg,
+        };
+        if !matches!(
+            msg,
+            Msg::Capture { .. }
+                | Msg::Count(..)
+                | Msg::LandsMystery(_)
+                | Msg::Teleported(..)
+                | Msg::Move { .. }
+                | Msg::LooseMove { .. }
+                | Msg::CaptureOf(_)
+                | Msg::Note
+        ) {
+            self.flush_pending();
+        }
+        match msg {
+            Msg::Intro(c) => {
+                self.intros.insert(c);
+            }
+            // The handout's first-round wording after the first player is known is a turn.
+            Msg::FirstRoll(c, v) | Msg::AnyRoll(c, v) if self.order.is_some() => self.rolled(c, v),
+            Msg::FirstRoll(c, v) | Msg::AnyRoll(c, v) => {
+                if !(1..=6).contains(&v) {
+                    self.violation("Rule 1", format!("a die shows 1 to 6, not {v}"));
+                }
+                if self.first_rolls.iter().any(|(k, _)| *k == c) {
+                    self.reading("ties in the first roll are rolled again");
+                }
+                self.first_rolls.push((c, v));
+            }
+            Msg::Highest(c) => self.highest(c),
+            Msg::Order(colours) => self.announce_order(colours),
+            Msg::Rolled(c, v) => self.rolled(c, v),
+            Msg::Enter(c, id) => self.enter(c, id),
+            Msg::Count(c, on_board, in_base) => self.count(c, on_board, in_base),
+            Msg::Move {
+                colour,
+                id,
+                from,
+                to,
+                units,
+                dir,
+            } => self.move_line(colour, id, from, to, units, dir),
+            Msg::Blocked { id, from, by } => self.blocked(id, from, by),
+            // Programs also say this when no piece can move for other reasons: only the
+            // turn is checked.
+            Msg::Ignoring(c) => {
+                self.current_roll(c);
+            }
+            Msg::MovedBefore(c, loc) => self.moved_before(c, loc),
+            Msg::Capture { id, square, victim } => self.capture(id, square, victim),
+            Msg::Separator => {}
+            Msg::LocationHeader(c) => self.summary = Some(c),
+            Msg::PieceAt(id, loc) => {
+                self.expect_at(id, loc, "location summary");
+            }
+            Msg::MysteryAt(n) if self.mystery_unknown => {
+                // The program tells where the mystery cell is after a line the checker could
+                // not read.
+                self.mystery_unknown = false;
+                self.mystery = u8::try_from(n).ok().filter(|&m| m < SQUARES);
+                self.last_mystery = self.mystery;
+            }
+            Msg::MysteryAt(n) => {
+                if self.mystery.map(u32::from) != Some(n) {
+                    let was = self
+                        .mystery
+                        .map_or("no mystery cell has spawned".to_string(), |m| {
+                            format!("the mystery cell spawned at {m}")
+                        });
+                    self.violation("CS-10", was);
+                }
+            }
+            Msg::LandsMystery(c) => self.lands_mystery(c),
+            Msg::Teleported(id, target) => self.teleported(id, target),
+            Msg::Aura(id, aura) => self.board.piece_mut(id).aura = Some((aura, self.round)),
+            Msg::Briefing(id) => self.board.piece_mut(id).briefing = Some(self.round),
+            Msg::Restricted(id) => {
+                let since = self.board.piece(id).briefing;
+                if since.is_none_or(|s| self.round > s + 5) {
+                    self.violation(
+                        "CS-13",
+                        format!("{id} is not attending a briefing, so it cannot be sent to base for rolling threes"),
+                    );
+                }
+                self.board.piece_mut(id).reset();
+                self.unknown.remove(&id);
+                self.suspect.remove(&id);
+                self.tentative.retain(|(p, _)| *p != id);
+            }
+            Msg::Turned(id) => {
+                let piece = self.board.piece_mut(id);
+                piece.dir = Some(Dir::CounterClockwise);
+                piece.turned = true;
+            }
+            Msg::PitaToKotuwa(id) => self.place(id, Place::Kotuwa),
+            Msg::Spawned(n) => self.spawned(n),
+            Msg::Wins(c) => self.wins(c),
+            Msg::LooseMove {
+                id,
+                from,
+                to,
+                units,
+                dir,
+            } => self.loose_move(id, from, to, units, dir),
+            Msg::CaptureOf(victim) => self.capture_of(victim),
+            Msg::Note => {}
+        }
+    }
+
+    pub(super) fn highest(&mut self, c: Colour) {
+        let first: Vec<(Colour, u32)> = self.first_rolls.iter().take(4).copied().collect();
+        let best = first.iter().map(|r| r.1).max();
+        let latest = self
+            .first_rolls
+            .iter()
+            .rev()
+            .find(|r| r.0 == c)
+            .map(|r| r.1);
+        let top_first = first.iter().any(|r| r.0 == c && Some(r.1) == best);
+        // With re-rolled ties the winner's latest roll must top the latest rolls of the tied.
+        let top_latest = latest.is_some_and(|v| {
+            Colour::SEATING.into_iter().all(|k| {
+                let last = self
+                    .first_rolls
+                    .iter()
+                    .rev()
+                    .find(|r| r.0 == k)
+                    .map(|r| r.1);
+                let tied = first.iter().any(|r| r.0 == k && Some(r.1) == best);
+                !tied || last.is_none_or(|l| l <= v)
+            })
+        });
+        if !(first.is_empty() || top_first && top_latest) {
+            self.violation(
+                "first player",
+                format!(
+                    "{} is not one of the highest first-round rollers (highest roll {})",
+                    c.name(),
+                    best.unwrap_or(0)
+                ),
+            );
+        }
+        if first.iter().filter(|r| Some(r.1) == best).count() > 1
+            && self.first_rolls.len() == first.len()
+        {
+            self.reading("ties in the first roll broken without a re-roll");
+        }
+        self.order = Some(
+            (0..4)
+                .map(|k| Colour::SEATING[(c.index() + k) % 4])
+                .collect(),
+        );
+    }
+
+    pub(super) fn announce_order(&mut self, colours: Vec<Colour>) {
+        let expected = self.order.clone();
+        let first = colours.first().copied().unwrap_or(Colour::Red);
+        let clockwise: Vec<Colour> = (0..4)
+            .map(|k| Colour::SEATING[(first.index() + k) % 4])
+            .collect();
+        if colours != clockwise {
+            self.violation(
+                "turn order",
+                format!(
+                    "the dice passes to the left: starting with {} the order is {}",
+                    first.name(),
+                    names(&clockwise)
+                ),
+            );
+        } else if expected.as_ref().is_some_and(|e| *e != colours) {
+            self.violation(
+                "turn order",
+                "the order does not start with the player announced first".into(),
+            );
+        }
+        self.order = Some(colours);
+    }
+
+    pub(super) fn rolled(&mut self, c: Colour, v: u32) {
+        self.report.rolls += 1;
+        if !(1..=6).contains(&v) {
+            self.violation("Rule 1", format!("a die shows 1 to 6, not {v}"));
+        }
+        let prev = self.roll.take();
+        if let Some(p) = &prev {
+            self.judge(p);
+        }
+        let mut sixes = u32::from(v == 6);
+        let mut in_turn = 1;
+        match &prev {
+            None => {
+                let first = self.order.as_ref().map(|o| o[0]);
+                if first.is_some_and(|f| f != c) {
+                    self.violation(
+                        "turn order",
+                        format!(
+                            "{} was announced to begin, but {} rolls first",
+                            first.map_or("", Colour::name),
+                            c.name()
+                        ),
+                    );
+                }
+                self.round = 1;
+            }
+            Some(p) if p.colour == c => {
+                let again = p.value == 6 && p.sixes < 3;
+                if p.sixes >= 3 {
+                    self.violation(
+                        "Rule 4",
+                        format!("{} rolls again after three sixes in a row", c.name()),
+                    );
+                } else if !(again || p.captured) {
+                    self.violation(
+                        "Rule 4",
+                        format!(
+                            "{} rolls again after a {} without a capture (only a six or a capture gives another roll)",
+                            c.name(),
+                            p.value
+                        ),
+                    );
+                } else if !again {
+                    self.reading("a capture earns a bonus roll (CS-2)");
+                }
+                // After a third six the count starts again, so one extra roll is one finding.
+                if v == 6 && p.value == 6 && p.sixes < 3 {
+                    sixes = p.sixes + 1;
+                }
+                in_turn = p.in_turn + 1;
+            }
+            Some(p) => {
+                let next = self.next_player(p.colour);
+                // The three-roll limit may count every roll of the turn, a capture's bonus
+                // included (the ruling accepts both readings).
+                let limit_reached = p.in_turn >= 3;
+                if p.value == 6 && p.sixes < 3 && limit_reached {
+                    self.reading("the three-roll limit counts every roll of a turn, a capture's bonus included");
+                }
+                if p.value == 6
+                    && p.sixes < 3
+                    && !limit_reached
+                    && !self.finished.contains(&p.colour)
+                {
+                    self.violation(
+                        "Rule 4",
+                        format!(
+                            "{} rolled a six and gets another roll, but {} rolls",
+                            p.colour.name(),
+                            c.name()
+                        ),
+                    );
+                } else if next != c {
+                    self.violation(
+                        "turn order",
+                        format!(
+                            "after {} comes {} in the announced order, not {}",
+                            p.colour.name(),
+                            next.name(),
+                            c.name()
+                        ),
+                    );
+                }
+                if self.position(c) <= self.position(p.colour) {
+                    self.round += 1;
+                }
+            }
+        }
+        // This roll line pins the turn down again.
+        self.turn_unknown = false;
+        let judgeable = self.judgeable(c, self.round) && self.certain();
+        self.roll = Some(Roll {
+            colour: c,
+            value: v,
+            sixes,
+            round: self.round,
+            before: self.board.clone(),
+            entered: false,
+            captured: false,
+            moved: Vec::new(),
+            made_block: false,
+            block_move: false,
+            stopped: None,
+            implied: None,
+            judgeable,
+            line: self.line_no,
+            uncertain: false,
+            in_turn,
+        });
+    }
+
+    /// Behaviour is judged only where the replay knows everything the choice depended on.
+    pub(super) fn judgeable(&self, c: Colour, round: u32) -> bool {
+        self.tentative.is_empty()
+            && PieceId::all(c)
+                .into_iter()
+                .all(|id| !self.unsure.contains(&id) || self.board.piece(id).loc == Loc::Base)
+            && PieceId::all(c)
+                .into_iter()
+                .all(|id| !self.suspect.contains(&id))
+            && PieceId::all(c).into_iter().all(|id| {
+                let p = self.board.piece(id);
+                let unsure =
+                    |since: Option<u32>| since.is_some_and(|s| (s + 3..=s + 5).contains(&round));
+                !unsure(p.aura.map(|a| a.1)) && !unsure(p.briefing)
+            })
+    }
+
+    /// A second action in one roll is only a block moving together or CS-6's split.
+    pub(super) fn check_single_action(&mut self, id: PieceId) {
+        let Some(roll) = &self.roll else { return };
+        if !roll.acted() || roll.sixes >= 3 {
+            return;
+        }
+        let origin = roll.before.piece(id).loc;
+        let same_block = roll.stopped.is_none()
+            && !roll.entered
+            && roll.moved.iter().all(|(_, from)| *from == origin)
+            && origin
+                .square()
+                .is_some_and(|n| roll.before.count_at(id.colour, n) >= 2);
+        if !same_block {
+            let first = roll
+                .moved
+                .first()
+                .map_or("a piece".to_string(), |(p, _)| p.to_string());
+            self.violation(
+                "Rule 1",
+                format!(
+                    "one roll moves one piece or one block, and {first} already moved on this roll"
+                ),
+            );
+        }
+    }
+
+    pub(super) fn enter(&mut self, c: Colour, id: PieceId) {
+        let Some(value) = self.current_roll(c) else {
+            return self.put_on_x(id);
+        };
+        if value != 6 {
+            self.violation(
+                "Rule 2",
+                format!("{id} leaves base on a roll of {value}; leaving base needs a six"),
+            );
+        }
+        if self.board.piece(id).loc != Loc::Base {
+            let at = self.render(id);
+            self.violation("Rule 2", format!("{id} is not in base (it is at {at})"));
+        }
+        self.check_single_action(id);
+        self.put_on_x(id);
+        if let Some(roll) = &mut self.roll {
+            roll.entered = true;
+        }
+    }
+
+    pub(super) fn put_on_x(&mut self, id: PieceId) {
+        let x = id.colour.start();
+        self.tentative.retain(|(p, _)| *p != id);
+        self.unsure.remove(&id);
+        self.unknown.remove(&id);
+        self.suspect.remove(&id);
+        let piece = self.board.piece_mut(id);
+        piece.reset();
+        // Entering X onto an opponent may capture it or share the square (X as a safe
+        // square): the handout does not say, so no capture is required.
+        piece.loc = Loc::Square(x);
+    }
+
+    /// Opposing pieces where a piece landed must be captured by the next lines.
+    pub(super) fn note_landing(&mut self, mover: PieceId, square: u8) {
+        if !self.certain() {
+            return;
+        }
+        for victim in self.board.opponents_at(mover.colour, square) {
+            // Where a piece placed before the layout was known really stands is not known.
+            if self.tentative.iter().any(|(p, _)| *p == victim) {
+                continue;
+            }
+            self.pending.push(Pending {
+                victim,
+                square,
+                mover,
+                line: self.line_no,
+                text: self.text.clone(),
+            });
+        }
+    }
+
+    pub(super) fn flush_pending(&mut self) {
+        if !self.certain() {
+            // The capture may have been on a line the checker could not read.
+            self.report.withheld += self.pending.len();
+            self.pending.clear();
+            return;
+        }
+        for p in std::mem::take(&mut self.pending) {
+            if self.board.piece(p.victim).loc == Loc::Square(p.square) {
+                self.report.violations.push(Violation {
+                    line: p.line,
+                    text: p.text,
+                    rule: "Rule 6",
+                    why: format!(
+                        "{} lands on square {} where {} {} stands, but no capture follows",
+                        p.mover,
+                        p.square,
+                        p.victim.colour.name(),
+                        p.victim
+                    ),
+                });
+            }
+        }
+    }
+
+    pub(super) fn count(&mut self, c: Colour, on_board: u32, in_base: u32) {
+        let lost: Vec<PieceId> = PieceId::all(c)
+            .into_iter()
+            .filter(|id| self.unknown.contains(id))
+            .collect();
+        if !lost.is_empty() {
+            // Pieces the replay lost track of are pinned down when the count leaves them
+            // only one place: all in base, or none.
+            let known_base = PieceId::all(c)
+                .into_iter()
+                .filter(|id| !lost.contains(id) && self.board.piece(*id).loc == Loc::Base)
+                .count() as u32;
+            if in_base == known_base + lost.len() as u32 {
+                for id in lost {
+                    self.unknown.remove(&id);
+                    self.suspect.remove(&id);
+                    self.board.piece_mut(id).reset();
+                }
+            }
+            return;
+        }
+        let counts = self.board.counts(c);
+        let standard = counts.standard as u32;
+        let with_straight = standard + counts.home_path as u32;
+        let board_ok = on_board == standard || on_board == with_straight;
+        if !board_ok || in_base != counts.base as u32 {
+            let straight = if counts.home_path > 0 {
+                format!(" ({with_straight} counting the home straight)")
+            } else {
+                String::new()
+            };
+            self.violation(
+                "count line",
+                format!(
+                    "the replayed board has {} with {standard}/4 on the board{straight} and {}/4 in base",
+                    c.name(),
+                    counts.base
+                ),
+            );
+        } else if standard != with_straight {
+            self.reading(if on_board == with_straight {
+                "count lines include the home straight as on the board"
+            } else {
+                "count lines leave the home straight off the board"
+            });
+        }
+    }
+}

@@ -1,0 +1,822 @@
+use super::super::board::*;
+use super::super::{BEHAVIOUR, FINISHES, MESSAGES, RULES, STRUCTURE};
+use super::judge::*;
+use super::read::*;
+use super::replay::*;
+use super::*;
+use crate::games::ludo::sim::simulate;
+use crate::games::{ItemVerdict, TraceRun};
+
+/// Problems the checker finds in the reference's own game for `seed`.
+fn problems(seed: u64) -> Vec<String> {
+    let report = check(&simulate(seed).text());
+    let mut found: Vec<String> = report.violations.iter().map(|v| v.to_string()).collect();
+    found.extend(
+        report
+            .unreadable
+            .iter()
+            .map(|(n, t)| format!("line {n}: unreadable: {t}")),
+    );
+    found.extend(report.missing.iter().cloned());
+    if report.winner.is_none() {
+        found.push("no winner".into());
+    }
+    for c in Colour::SEATING {
+        let a = report.behaviour[c.index()];
+        if a.agreed != a.decisions {
+            found.push(format!(
+                "{}: behaviour {}/{}",
+                c.name(),
+                a.agreed,
+                a.decisions
+            ));
+        }
+    }
+    found
+}
+
+fn game(seed: u64) -> Vec<String> {
+    simulate(seed).text().lines().map(String::from).collect()
+}
+
+/// The replayed board after the first `n` lines.
+fn board_before(lines: &[String], n: usize) -> Board {
+    replay(&lines[..n].join("\n")).board
+}
+
+/// The single violation an edited game must yield.
+fn only_violation(lines: &[String]) -> Violation {
+    let report = check(&lines.join("\n"));
+    assert!(report.unreadable.is_empty(), "{:?}", report.unreadable);
+    assert_eq!(
+        report.violations.len(),
+        1,
+        "expected exactly one violation, got:\n{}",
+        report
+            .violations
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    report.violations[0].clone()
+}
+
+/// The first (game, line index, data) over seeds where `pick` finds its pattern.
+fn find<T>(pick: impl Fn(&[String], usize) -> Option<T>) -> (Vec<String>, usize, T) {
+    for seed in 0..300 {
+        let lines = game(seed);
+        for i in 1..lines.len().saturating_sub(4) {
+            if let Some(found) = pick(&lines, i) {
+                return (lines, i, found);
+            }
+        }
+    }
+    panic!("no reference game shows the pattern");
+}
+
+fn msg(line: &str) -> Option<Msg> {
+    parse(line)
+}
+
+#[test]
+fn a_move_of_the_wrong_length_is_rule_1() {
+    let (mut lines, i, (colour, roll, dest)) = find(|lines, i| {
+        let Some(Msg::Rolled(c, r)) = msg(&lines[i]) else {
+            return None;
+        };
+        let Some(Msg::Move {
+            colour,
+            id,
+            from: Loc::Square(f),
+            to: Loc::Square(t),
+            units,
+            dir,
+        }) = msg(&lines[i + 1])
+        else {
+            return None;
+        };
+        let Some(Msg::Rolled(next, _)) = msg(&lines[i + 2]) else {
+            return None;
+        };
+        if colour != c || next == c || r > 4 || units != r {
+            return None;
+        }
+        let board = board_before(lines, i);
+        if board.piece(id).aura.is_some() || board.count_at(c, f) != 1 {
+            return None;
+        }
+        match board.walk(id, dir, r + 1, EnterPolicy::Strict, 1, true) {
+            Walk::Reached {
+                dest: Loc::Square(d),
+                ..
+            } if d != t => Some((c, r, d)),
+            _ => None,
+        }
+    });
+    lines[i] = format!("{} player rolled {}.", colour.name(), roll + 1);
+    let v = only_violation(&lines);
+    assert_eq!((v.line, v.rule), (i + 2, "Rule 1"));
+    assert!(v.why.ends_with(&format!(" is {dest}")), "{v}");
+}
+
+#[test]
+fn a_capture_of_an_empty_square_is_rule_6() {
+    let (mut lines, i, inserted) = find(|lines, i| {
+        let Some(Msg::Move {
+            id,
+            to: Loc::Square(t),
+            ..
+        }) = msg(&lines[i])
+        else {
+            return None;
+        };
+        let Some(Msg::Rolled(next, _)) = msg(&lines[i + 1]) else {
+            return None;
+        };
+        let board = board_before(lines, i + 1);
+        if next == id.colour
+            || board.piece(id).captures == 0
+            || board.piece(id).loc != Loc::Square(t)
+        {
+            return None;
+        }
+        let victim = Colour::SEATING
+            .into_iter()
+            .filter(|&c| c != id.colour)
+            .flat_map(PieceId::all)
+            .find(|&v| board.piece(v).loc == Loc::Base)?;
+        Some(format!(
+            "{} piece {id} lands on square {t}, captures {} piece {victim}, and returns it to the base.",
+            id.colour.name(),
+            victim.colour.name()
+        ))
+    });
+    lines.insert(i + 1, inserted);
+    let v = only_violation(&lines);
+    assert_eq!((v.line, v.rule), (i + 2, "Rule 6"));
+    assert!(v.why.contains("holds no"), "{v}");
+}
+
+#[test]
+fn a_wrong_count_line_is_reported() {
+    let (mut lines, i, (c, on_board, in_base)) = find(|lines, i| match msg(&lines[i]) {
+        Some(Msg::Count(c, a, b)) => Some((c, a, b)),
+        _ => None,
+    });
+    let wrong = if in_base < 4 {
+        in_base + 1
+    } else {
+        in_base - 1
+    };
+    lines[i] = format!(
+        "{} player now has {on_board}/4 on pieces on the board and {wrong}/4 pieces on the base.",
+        c.name()
+    );
+    let v = only_violation(&lines);
+    assert_eq!((v.line, v.rule), (i + 1, "count line"));
+}
+
+#[test]
+fn leaving_base_without_a_six_is_rule_2() {
+    // An entry that captures on X earns a bonus roll, so only the exit itself is wrong.
+    let (mut lines, i, colour) = find(|lines, i| {
+        let Some(Msg::Rolled(c, 6)) = msg(&lines[i]) else {
+            return None;
+        };
+        let Some(Msg::Enter(e, id)) = msg(&lines[i + 1]) else {
+            return None;
+        };
+        let Some(Msg::Count(..)) = msg(&lines[i + 2]) else {
+            return None;
+        };
+        let Some(Msg::Capture { id: capturer, .. }) = msg(&lines[i + 3]) else {
+            return None;
+        };
+        (e == c && capturer == id).then_some(c)
+    });
+    lines[i] = format!("{} player rolled 5.", colour.name());
+    let v = only_violation(&lines);
+    assert_eq!((v.line, v.rule), (i + 2, "Rule 2"));
+}
+
+#[test]
+fn a_turn_out_of_order_is_reported() {
+    let (mut lines, i, ()) = find(|lines, i| {
+        let Some(Msg::Rolled(c, r)) = msg(&lines[i]) else {
+            return None;
+        };
+        let Some(Msg::Rolled(next, _)) = msg(&lines[i + 1]) else {
+            return None;
+        };
+        let previous = matches!(msg(&lines[i - 1]), Some(Msg::Rolled(p, _)) if p != c);
+        (previous && r != 6 && next != c).then_some(())
+    });
+    lines.remove(i);
+    let v = only_violation(&lines);
+    assert_eq!((v.line, v.rule), (i + 1, "turn order"));
+}
+
+#[test]
+fn a_winner_with_a_piece_still_out_is_rule_11() {
+    let mut lines = game(3);
+    let Some(Msg::Wins(winner)) = lines.last().and_then(|l| msg(l)) else {
+        panic!("the reference game ends with a winner");
+    };
+    let last_home = lines
+        .iter()
+        .rposition(
+            |l| matches!(msg(l), Some(Msg::Move { colour, to: Loc::Home, .. }) if colour == winner),
+        )
+        .expect("the winner's last piece moves home");
+    lines.truncate(last_home);
+    lines.push(format!("{} player wins!!!", winner.name()));
+    let v = only_violation(&lines);
+    assert_eq!((v.line, v.rule), (lines.len(), "Rule 11"));
+}
+
+/// A short hand-written game: Red's R1 reaches its Approach by a teleport, then moves 3.
+fn approach_game(last_move: &str) -> Vec<String> {
+    let text = "The red player has four (04) pieces named R1, R2, R3, and R4.
+The green player has four (04) pieces named G1, G2, G3, and G4.
+The yellow player has four (04) pieces named Y1, Y2, Y3, and Y4.
+The blue player has four (04) pieces named B1, B2, B3, and B4.
+Red rolls 6
+Green rolls 2
+Yellow rolls 3
+Blue rolls 1
+Red player has the highest roll and will begin the game.
+The order of a single round is Red, Green, Yellow, and Blue.
+Red player rolled 6.
+Red player moves piece R1 to the starting point.
+Red player now has 1/4 on pieces on the board and 3/4 pieces on the base.
+Red player rolled 2.
+Red moves piece R1 from location 26 to 28 by 2 units in clockwise direction.
+Green player rolled 1.
+Yellow player rolled 1.
+Blue player rolled 1.
+A mystery cell has spawned in location 30 and will be at this location for the next four rounds.
+Red player rolled 2.
+Red moves piece R1 from location 28 to 30 by 2 units in clockwise direction.
+Red player lands on a mystery cell and is teleported to Approach.
+Red piece R1 teleported to Approach.
+Green player rolled 1.
+Yellow player rolled 1.
+Blue player rolled 1.
+Red player rolled 3.";
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    lines.push(last_move.to_string());
+    lines
+}
+
+#[test]
+fn a_home_straight_entry_without_a_capture_is_cs7() {
+    let control = approach_game(
+        "Red moves piece R1 from location 24 to 27 by 3 units in clockwise direction.",
+    );
+    assert_eq!(check(&control.join("\n")).violations, vec![]);
+    let lines = approach_game(
+        "Red moves piece R1 from location 24 to redhomepath2 by 3 units in clockwise direction.",
+    );
+    let v = only_violation(&lines);
+    assert_eq!((v.line, v.rule), (lines.len(), "CS-7"));
+}
+
+#[test]
+fn spacing_case_and_spellings_are_tolerated() {
+    let text = simulate(11)
+        .text()
+        .replace("counter-clockwise", "coun-terclockwise")
+        .replace(" by ", "  by ")
+        .to_uppercase();
+    let report = check(&text);
+    assert!(
+        report.unreadable.is_empty(),
+        "{:?}",
+        &report.unreadable[..report.unreadable.len().min(3)]
+    );
+    assert_eq!(report.violations, vec![]);
+    assert!(report.winner.is_some());
+}
+
+/// Many programs print the capture message instead of the move, or before it.
+#[test]
+fn a_capture_line_may_stand_for_its_move() {
+    for seed in 0..20 {
+        let lines = game(seed);
+        let mut without_move = Vec::new();
+        let mut move_after = Vec::new();
+        let mut held: Option<String> = None;
+        for (i, line) in lines.iter().enumerate() {
+            let capture = matches!(msg(line), Some(Msg::Capture { .. }));
+            let capturing_move = match (msg(line), lines.get(i + 1).and_then(|l| msg(l))) {
+                (Some(Msg::Move { id, .. }), Some(Msg::Capture { id: capturer, .. })) => {
+                    id == capturer
+                }
+                _ => false,
+            };
+            if capturing_move {
+                held = Some(line.clone());
+                continue;
+            }
+            without_move.push(line.clone());
+            let count = matches!(msg(line), Some(Msg::Count(..)));
+            let next_is_capture_block = lines
+                .get(i + 1)
+                .and_then(|l| msg(l))
+                .is_some_and(|m| matches!(m, Msg::Capture { .. } | Msg::Count(..)));
+            move_after.push(line.clone());
+            if (capture || count) && !next_is_capture_block {
+                move_after.extend(held.take());
+            }
+        }
+        assert_ne!(without_move, lines, "seed {seed} has a capture");
+        for variant in [without_move, move_after] {
+            let report = check(&variant.join("\n"));
+            assert!(report.unreadable.is_empty());
+            assert_eq!(report.violations, vec![], "seed {seed}");
+            assert!(report
+                .readings
+                .contains("a capture line may stand for the capturing move"));
+        }
+    }
+}
+
+#[test]
+fn structure_wants_three_files_a_types_header_a_separate_main_and_structs() {
+    let three = [
+        (
+            "types.h".to_string(),
+            "struct piece { int at; };".to_string(),
+        ),
+        (
+            "logic.c".to_string(),
+            "int domain(void) { return 0; }".to_string(),
+        ),
+        (
+            "main.c".to_string(),
+            "int main (void) { return 0; }".to_string(),
+        ),
+    ];
+    assert_eq!(structure(&three).fraction, 1.0);
+    let one = [(
+        "main.c".to_string(),
+        "struct p { int a; };\nint main(void) {}".to_string(),
+    )];
+    assert_eq!(structure(&one).fraction, 0.25);
+}
+
+#[test]
+fn an_empty_run_earns_nothing_but_structure() {
+    let sources = [(
+        "main.c".to_string(),
+        "int main(void) { return 0; }".to_string(),
+    )];
+    let run = TraceRun {
+        output: "",
+        timed_out: false,
+        sources: Some(&sources),
+    };
+    for verdict in verdicts(&run) {
+        if verdict.item != STRUCTURE {
+            assert_eq!(verdict.fraction, 0.0, "{}", verdict.item);
+        }
+    }
+}
+
+#[test]
+fn a_timed_out_run_loses_finishes_only() {
+    let text = simulate(4).text();
+    let run = TraceRun {
+        output: &text,
+        timed_out: true,
+        sources: Some(&[]),
+    };
+    let shares: Vec<(&str, f64)> = verdicts(&run)
+        .iter()
+        .map(|v| (v.item, v.fraction))
+        .collect();
+    assert_eq!(
+        shares,
+        vec![
+            (MESSAGES, 1.0),
+            (RULES, 1.0),
+            (FINISHES, 0.0),
+            (BEHAVIOUR, 1.0),
+            (STRUCTURE, 0.0)
+        ]
+    );
+}
+
+#[test]
+fn a_misspelled_roll_or_move_costs_messages_but_is_still_replayed() {
+    let text = simulate(8)
+        .text()
+        .replace(" player rolled ", " rolled ")
+        .replace(" from location ", " from ");
+    let report = check(&text);
+    assert!(report.unreadable.len() > 100);
+    assert_eq!(report.violations, vec![]);
+    assert!(report.winner.is_some());
+}
+
+#[test]
+fn an_unreadable_line_is_reported_and_skipped() {
+    let mut lines = game(5);
+    lines.insert(20, "Red player does a little dance.".into());
+    let report = check(&lines.join("\n"));
+    assert_eq!(
+        report.unreadable,
+        vec![(21, "Red player does a little dance.".to_string())]
+    );
+    assert_eq!(report.violations, vec![]);
+    assert!(report.winner.is_some());
+}
+
+#[test]
+fn the_checker_accepts_1000_reference_games() {
+    use rayon::prelude::*;
+    let failures: Vec<String> = (0..1000u64)
+        .into_par_iter()
+        .filter_map(|seed| {
+            let found = problems(seed);
+            (!found.is_empty())
+                .then(|| format!("seed {seed}: {}", found[..found.len().min(3)].join(" | ")))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} failing seeds:\n{}",
+        failures.len(),
+        failures[..failures.len().min(15)].join("\n")
+    );
+}
+
+/// The output styles real programs print games in (each accepted by the tolerant reading).
+#[derive(Debug, Clone, Copy)]
+enum Style {
+    /// Squares written `L14`, summary pieces by number, the entry naming its square.
+    LSquares,
+    /// `Red has rolled 4`, `Red Player rolls 6` in the first round, `has won`.
+    Tense,
+    /// Colour names wrapped in ANSI escape codes.
+    Escapes,
+    /// `Red’s piece R1 moves from L14 to L18 ... in counter clock-wise direction`.
+    Possessive,
+    /// Capture lines naming only the captured piece.
+    CaptureWording,
+    /// `Piece 2 -> L16` under `Location of pieces of Red`, count lines without `on`.
+    Summaries,
+    /// Home straight as `Home Straight Cell 2`, moves home as `Red moves R1 to Home`.
+    HomeStraight,
+    /// Round banners, pass notes and the first player in other words.
+    Banners,
+}
+
+const STYLES: [Style; 8] = [
+    Style::LSquares,
+    Style::Tense,
+    Style::Escapes,
+    Style::Possessive,
+    Style::CaptureWording,
+    Style::Summaries,
+    Style::HomeStraight,
+    Style::Banners,
+];
+
+fn l_square(loc: Loc, c: Colour) -> String {
+    match loc {
+        Loc::Square(n) => format!("L{n}"),
+        other => other.render(c),
+    }
+}
+
+/// One reference line in `style`.
+fn restyle(line: &str, style: Style) -> Vec<String> {
+    let Some(msg) = parse(line) else {
+        return vec![line.to_string()];
+    };
+    let same = vec![line.to_string()];
+    match (style, msg) {
+        (
+            Style::LSquares,
+            Msg::Move {
+                colour,
+                id,
+                from,
+                to,
+                units,
+                dir,
+            },
+        ) => vec![format!(
+            "{} moves piece {id} from location {} to {} by {units} units in {} direction.",
+            colour.name(),
+            l_square(from, colour),
+            l_square(to, colour),
+            dir.word()
+        )],
+        (Style::LSquares, Msg::Enter(c, id)) => vec![format!(
+            "{} player moves piece {id} to the starting point L{}.",
+            c.name(),
+            c.start()
+        )],
+        (Style::LSquares, Msg::PieceAt(id, loc)) => {
+            vec![format!("Piece {id} -> {}", l_square(loc, id.colour))]
+        }
+        (Style::LSquares, Msg::Spawned(n)) => vec![format!(
+            "A mystery cell has spawned in location L{n} and will be at this location for the next four rounds."
+        )],
+        (Style::Tense, Msg::Rolled(c, v)) => vec![format!("{} has rolled {v}", c.name())],
+        (Style::Tense, Msg::FirstRoll(c, v)) => vec![format!("{} Player rolls {v}", c.name())],
+        (Style::Tense, Msg::Wins(c)) => vec![format!("{} player has won!!!", c.name())],
+        (Style::Escapes, _) => {
+            let mut s = line.to_string();
+            for c in Colour::SEATING {
+                s = s.replace(c.name(), &format!("\u{1b}[0;3{}m{}\u{1b}[0m", c.index() + 1, c.name()));
+            }
+            vec![s]
+        }
+        (
+            Style::Possessive,
+            Msg::Move {
+                colour,
+                id,
+                from,
+                to,
+                units,
+                dir,
+            },
+        ) => vec![format!(
+            "{}\u{2019}s piece {id} moves from {} to {} by {units} units in {} direction",
+            colour.name(),
+            l_square(from, colour),
+            l_square(to, colour),
+            match dir {
+                Dir::Clockwise => "clock-wise",
+                Dir::CounterClockwise => "counter clock-wise",
+            }
+        )],
+        (Style::CaptureWording, Msg::Capture { victim, .. }) => vec![format!(
+            "{} piece {victim} was captured and sent back to the base.",
+            victim.colour.name()
+        )],
+        (Style::Summaries, Msg::LocationHeader(c)) => {
+            vec![format!("Location of pieces of {}", c.name())]
+        }
+        (Style::Summaries, Msg::PieceAt(id, loc)) => vec![format!(
+            "Piece {} -> {}",
+            id.index + 1,
+            match loc {
+                Loc::Base => "In Base".to_string(),
+                other => l_square(other, id.colour),
+            }
+        )],
+        (Style::Summaries, Msg::Count(c, a, b)) => vec![format!(
+            "{} player now has {a}/4 of pieces on the board and {b}/4 pieces on the base",
+            c.name()
+        )],
+        (
+            Style::HomeStraight,
+            Msg::Move {
+                colour,
+                id,
+                from,
+                to,
+                units,
+                dir,
+            },
+        ) if matches!(to, Loc::HomePath(_) | Loc::Home) => {
+            let cell = |loc: Loc| match loc {
+                Loc::HomePath(k) => format!("Home Straight Cell {k}"),
+                other => other.render(colour),
+            };
+            if to == Loc::Home {
+                vec![format!("{} moves {id} to Home", colour.name())]
+            } else if matches!(from, Loc::HomePath(_)) {
+                vec![format!(
+                    "{} moves {id} from location {} to {} by {units} units.",
+                    colour.name(),
+                    cell(from),
+                    cell(to)
+                )]
+            } else {
+                vec![format!(
+                    "{} moves {id} from location {} to {} by {units} units in {}",
+                    colour.name(),
+                    cell(from),
+                    cell(to),
+                    dir.word()
+                )]
+            }
+        }
+        (Style::Banners, Msg::Highest(c)) => vec![
+            format!("Player with highest roll is {} with a roll of 6", c.name()),
+            "--- Round 1 ---".to_string(),
+        ],
+        (Style::Banners, Msg::Ignoring(c)) => {
+            vec![line.to_string(), format!("{} is passing to the next player.", c.name())]
+        }
+        (Style::Banners, Msg::Separator) => vec![">>> Game round - 2".to_string()],
+        _ => same,
+    }
+}
+
+fn restyled(seed: u64, style: Style) -> Vec<String> {
+    game(seed)
+        .iter()
+        .flat_map(|line| restyle(line, style))
+        .collect()
+}
+
+/// Findings a re-printed or damaged game must not give: violations, lines not understood, a
+/// missing winner, behaviour disagreements.
+fn findings(lines: &[String]) -> Vec<String> {
+    let report = check(&lines.join("\n"));
+    let mut found: Vec<String> = report.violations.iter().map(|v| v.to_string()).collect();
+    found.extend(
+        report
+            .not_understood
+            .iter()
+            .map(|(n, t)| format!("line {n}: not understood: {t}")),
+    );
+    if report.winner.is_none() {
+        found.push("no winner".into());
+    }
+    for c in Colour::SEATING {
+        let a = report.behaviour[c.index()];
+        if a.agreed != a.decisions {
+            found.push(format!(
+                "{}: behaviour {}/{}",
+                c.name(),
+                a.agreed,
+                a.decisions
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn every_style_reads_1000_reference_games_without_findings() {
+    use rayon::prelude::*;
+    let failures: Vec<String> = (0..1000u64)
+        .into_par_iter()
+        .filter_map(|seed| {
+            let style = STYLES[seed as usize % STYLES.len()];
+            let lines = restyled(seed, style);
+            let found = findings(&lines);
+            (!found.is_empty()).then(|| {
+                format!(
+                    "seed {seed} {style:?}: {}",
+                    found[..found.len().min(3)].join(" | ")
+                )
+            })
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} failing games:\n{}",
+        failures.len(),
+        failures[..failures.len().min(12)].join("\n")
+    );
+}
+
+/// A line no form reads, in place of line `at`.
+fn garbled(lines: &[String], at: usize) -> Vec<String> {
+    let mut damaged = lines.to_vec();
+    damaged[at] = damaged[at]
+        .split_whitespace()
+        .rev()
+        .collect::<Vec<_>>()
+        .join("~");
+    damaged
+}
+
+#[test]
+fn one_garbled_line_gives_no_rule_finding_over_1000_games() {
+    use rayon::prelude::*;
+    let failures: Vec<String> = (0..1000u64)
+        .into_par_iter()
+        .filter_map(|seed| {
+            let style = STYLES[seed as usize % STYLES.len()];
+            let lines = restyled(seed, style);
+            // A line of the game proper, spread over the game by the seed.
+            let spread = 12 + (seed.wrapping_mul(2_654_435_761) as usize) % (lines.len() - 13);
+            let at = (spread..lines.len()).find(|&i| parse(&lines[i]) != Some(Msg::Separator))?;
+            let damaged = garbled(&lines, at);
+            let report = check(&damaged.join("\n"));
+            let ok = report.violations.is_empty()
+                && report.not_understood.first().is_some_and(|n| n.0 == at + 1);
+            (!ok).then(|| {
+                format!(
+                    "seed {seed} {style:?}, line {} garbled (\"{}\"), not understood {:?}: {}",
+                    at + 1,
+                    lines[at],
+                    report.not_understood,
+                    report
+                        .violations
+                        .iter()
+                        .take(2)
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" | ")
+                )
+            })
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} failing games:\n{}",
+        failures.len(),
+        failures[..failures.len().min(12)].join("\n")
+    );
+}
+
+#[test]
+fn a_garbled_move_costs_coverage_not_findings() {
+    let lines = game(21);
+    let at = lines
+        .iter()
+        .position(|l| matches!(parse(l), Some(Msg::Move { .. })))
+        .expect("the game has a move");
+    let run = |lines: &[String]| {
+        let text = lines.join("\n");
+        verdicts(&TraceRun {
+            output: &text,
+            timed_out: false,
+            sources: None,
+        })
+    };
+    let share = |verdicts: &[ItemVerdict], item: &str| {
+        verdicts
+            .iter()
+            .find(|v| v.item == item)
+            .map(|v| v.fraction)
+            .unwrap_or(-1.0)
+    };
+    let whole = run(&lines);
+    let damaged = run(&garbled(&lines, at));
+    assert_eq!(share(&whole, RULES), 1.0);
+    let rules = share(&damaged, RULES);
+    assert!(rules < 1.0 && rules > 0.5, "rules {rules}");
+    let notes = &damaged
+        .iter()
+        .find(|v| v.item == RULES)
+        .expect("rules")
+        .notes;
+    assert!(
+        notes[0].contains(&format!("1 lines not understood: {}", at + 1)),
+        "{}",
+        notes[0]
+    );
+}
+
+#[test]
+fn a_capture_roll_then_two_sixes_may_end_the_turn() {
+    // The three-roll limit may count the capture's bonus roll: capture, six, six, next player.
+    let (lines, i, colour) = find(|lines, i| {
+        let Some(Msg::Capture { id, .. }) = parse(&lines[i]) else {
+            return None;
+        };
+        let roll = lines[..i].iter().rev().find_map(|l| match parse(l) {
+            Some(Msg::Rolled(c, v)) => Some((c, v)),
+            _ => None,
+        });
+        (roll == Some((id.colour, roll?.1)) && roll?.1 != 6).then_some(id.colour)
+    });
+    // The game up to the capture's last line, then two sixes that move nothing, then the
+    // next player.
+    let mut edited: Vec<String> = lines[..=i]
+        .iter()
+        .chain(
+            lines[i + 1..]
+                .iter()
+                .take_while(|l| !matches!(parse(l), Some(Msg::Rolled(..)))),
+        )
+        .cloned()
+        .collect();
+    edited.push(format!("{} player rolled 6.", colour.name()));
+    edited.push(format!("{} player rolled 6.", colour.name()));
+    let report = check(&edited.join("\n"));
+    let order = report_order(&edited);
+    let next = order[(order.iter().position(|&c| c == colour).unwrap_or(0) + 1) % 4];
+    edited.push(format!("{} player rolled 1.", next.name()));
+    let report_after = check(&edited.join("\n"));
+    assert_eq!(report.violations, vec![]);
+    assert_eq!(report_after.violations, vec![]);
+    assert!(report_after
+        .readings
+        .iter()
+        .any(|r| r.contains("three-roll limit")));
+}
+
+/// The round order a game announces.
+fn report_order(lines: &[String]) -> Vec<Colour> {
+    lines
+        .iter()
+        .find_map(|l| match parse(l) {
+            Some(Msg::Order(o)) => Some(o),
+            _ => None,
+        })
+        .expect("the game announces its order")
+}
