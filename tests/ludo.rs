@@ -397,3 +397,33 @@ fn scores_order_programs_as_a_ta_would() {
         "{totals:?}"
     );
 }
+
+/// A program that hangs in every game: after the first timeouts, its later runs of the trace
+/// case get the shortened time limit, as any other case's would.
+#[test]
+fn a_program_hanging_in_every_game_gets_the_shortened_limit_in_later_runs() {
+    let output = BinCommand::cargo_bin("referee")
+        .expect("the referee binary")
+        .current_dir(root())
+        .args([
+            "grade",
+            "ludo",
+            "tests/submissions/ludo/hangs-every-game",
+            "--no-cache",
+            "--all",
+            "--timeout",
+            "1",
+        ])
+        .output()
+        .expect("referee runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{text}");
+    assert!(
+        !text.contains("run 1: run with a shortened time limit"),
+        "the first run has the full limit:\n{text}"
+    );
+    assert!(
+        text.contains("run 20: run with a shortened time limit"),
+        "the last run is shortened:\n{text}"
+    );
+}
