@@ -46,6 +46,9 @@ fn escape_targets(batch: &Path) -> Vec<PathBuf> {
         PathBuf::from("/var/tmp/referee-hostile-escape"),
         PathBuf::from("/dev/shm/referee-hostile-escape"),
         PathBuf::from("/root/referee-hostile-escape"),
+        PathBuf::from("/run/lock/referee-hostile-escape"),
+        PathBuf::from("/etc/referee-hostile-escape"),
+        PathBuf::from("/usr/referee-hostile-escape"),
         root().join("referee-hostile-escape"),
     ];
     let mut dir = batch.to_path_buf();
@@ -103,7 +106,11 @@ fn hostile_submissions_cannot_hurt_the_batch() {
     for entry in std::fs::read_dir(root().join("tests/hostile")).expect("tests/hostile") {
         let path = entry.expect("entry").path();
         if path.extension().is_some_and(|e| e == "c") {
-            std::fs::copy(&path, batch.join(path.file_name().expect("name"))).expect("copy");
+            // include_project.c names the project folder, wherever it is checked out.
+            let source = std::fs::read_to_string(&path)
+                .expect("read")
+                .replace("@PROJECT@", &root().to_string_lossy());
+            std::fs::write(batch.join(path.file_name().expect("name")), source).expect("copy");
         }
     }
     std::fs::copy(
@@ -154,8 +161,8 @@ fn hostile_submissions_cannot_hurt_the_batch() {
         .collect();
     assert_eq!(
         by_name.len(),
-        18,
-        "17 hostile programs and the model solution"
+        22,
+        "21 hostile programs and the model solution"
     );
 
     let has = |name: &str, status: &str| {
@@ -192,10 +199,28 @@ fn hostile_submissions_cannot_hurt_the_batch() {
         "{hog:?}"
     );
     assert!(hog.iter().any(|s| s != "build_error"), "{hog:?}");
-    assert_eq!(by_name["compile_error"]["build"]["ok"], Value::Bool(false));
-    assert!(statuses(&by_name["compile_error"])
-        .iter()
-        .all(|s| s == "build_error"));
+    // The compiler sees the submission's own files and the system headers only: the project
+    // and files only root may read are not there (an ordinary compile error).
+    for name in [
+        "compile_error",
+        "include_project",
+        "include_shadow",
+        "incbin_shadow",
+    ] {
+        assert_eq!(by_name[name]["build"]["ok"], Value::Bool(false), "{name}");
+        assert!(
+            statuses(&by_name[name]).iter().all(|s| s == "build_error"),
+            "{name}"
+        );
+    }
+    has("proc_cmdline", "fail");
+    let shadow = std::fs::read_to_string("/etc/shadow").expect("the tests run as root");
+    let shadow_line = shadow.lines().next().expect("a first line");
+    let whole_report = serde_json::to_string(&report).expect("json");
+    assert!(
+        !whole_report.contains(shadow_line),
+        "/etc/shadow's first line is in the report"
+    );
 
     // What printed before the crash is kept and judged: the first board passes.
     let crashed = &by_name["segfault_after_prints"];

@@ -14,6 +14,24 @@ use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
+/// A host folder seen at the same place inside an isolated run of a tool.
+#[derive(Debug, Clone)]
+pub struct Bind {
+    pub path: PathBuf,
+    pub writable: bool,
+}
+
+/// What an isolated run sees of the host beyond the minimal root.
+struct Inside<'a> {
+    /// Copied into the run's /tmp as `INSIDE_PROGRAM`, and run from there.
+    program: Option<&'a Path>,
+    workdir: &'a Path,
+    binds: &'a [Bind],
+    tmp_size: u64,
+    /// Run as referee's own user (a trusted tool), not a uid of its own.
+    own_uid: bool,
+}
+
 /// Limits for one run.
 #[derive(Debug, Clone)]
 pub struct RunLimits {
@@ -97,6 +115,10 @@ pub struct Sandbox {
     user_processes: u64,
     /// The launcher (`launcher.c`), written into the scratch folder.
     launcher: PathBuf,
+    /// An empty folder in the scratch folder, on which each isolated run builds its root.
+    new_root: PathBuf,
+    /// Objects compiled once per referee process (runtime, harness), seen by every compile.
+    shared: PathBuf,
     /// Marks the launcher's own error messages (random per sandbox).
     token: String,
     /// Empty network namespaces not lent to a run right now (separate-uid runs only).
@@ -168,6 +190,10 @@ impl Sandbox {
                 .open(&launcher)?;
             file.write_all(LAUNCHER)?;
         }
+        let new_root = scratch.path().join("root");
+        std::fs::create_dir(&new_root)?;
+        let shared = scratch.path().join("shared");
+        std::fs::create_dir(&shared)?;
         // SAFETY: geteuid has no preconditions.
         let root = unsafe { libc::geteuid() } == 0;
         let (first_uid, lock) = if root {
@@ -187,6 +213,8 @@ impl Sandbox {
             _uid_block_lock: lock,
             user_processes: count_user_processes() + 256,
             launcher,
+            new_root,
+            shared,
             token: random_token()?,
             idle_networks: Mutex::new(Vec::new()),
             runs: AtomicUsize::new(0),
@@ -207,6 +235,11 @@ impl Sandbox {
     /// Where builds and runs keep their files.
     pub fn scratch(&self) -> &Path {
         self.scratch.path()
+    }
+
+    /// Where objects shared by every build are kept.
+    pub fn shared(&self) -> &Path {
+        &self.shared
     }
 
     pub fn isolation(&self) -> &Isolation {
@@ -336,6 +369,7 @@ impl Sandbox {
     fn launch(&self, limits: &RunLimits, processes: u64) -> Command {
         let mut command = Command::new(&self.launcher);
         command.arg(&self.token).arg("run");
+        command.args(["--parent", &std::process::id().to_string()]);
         let mut limit = |option: &str, value: u64| {
             command.arg(option).arg(value.to_string());
         };
@@ -369,13 +403,61 @@ impl Sandbox {
     fn run_isolated(&self, request: &RunRequest) -> std::io::Result<RunOutcome> {
         let program = std::fs::canonicalize(request.program)?;
         let program_bytes = std::fs::metadata(&program)?.len();
+        // Room for the program, and for files up to the file-size limit.
+        let tmp_size = (program_bytes + request.limits.file_size_bytes + (1 << 20)).max(1 << 22);
+        self.isolated(
+            request,
+            &Inside {
+                program: Some(&program),
+                workdir: Path::new(INSIDE_DIR),
+                binds: &[],
+                tmp_size,
+                own_uid: false,
+            },
+        )
+    }
+
+    /// Runs a trusted tool (the compiler) on untrusted input, as referee's own user: in the
+    /// minimal root with only `binds` of the host besides the system folders, where the
+    /// kernel allows it; otherwise as `run_plain` does, in `workdir`.
+    pub fn run_tool(
+        &self,
+        request: &RunRequest,
+        workdir: &Path,
+        binds: &[Bind],
+    ) -> std::io::Result<RunOutcome> {
+        if let Isolation::Basic(_) = self.isolation {
+            return self.run_plain(request, workdir);
+        }
+        let mut binds = binds.to_vec();
+        binds.extend(tool_prefix(request.program).map(|path| Bind {
+            path,
+            writable: false,
+        }));
+        let binds = &binds[..];
+        let outcome = self.isolated(
+            request,
+            &Inside {
+                program: None,
+                workdir,
+                binds,
+                tmp_size: request.limits.file_size_bytes + (1 << 20),
+                own_uid: true,
+            },
+        )?;
+        self.launched(outcome)
+    }
+
+    /// A run in new namespaces (mount, PID, IPC, network; user without root) on the minimal
+    /// root the launcher builds.
+    fn isolated(&self, request: &RunRequest, inside: &Inside) -> std::io::Result<RunOutcome> {
         let separate = self.isolation == Isolation::SeparateUser;
         let network = if separate {
             Some(self.lend_network()?)
         } else {
             None
         };
-        let uid = if separate {
+        let uid = if separate && !inside.own_uid {
             let taken = self.free_uids.lock().map(|mut free| free.pop());
             let uid = taken.ok().flatten().ok_or_else(|| {
                 std::io::Error::other("no free uid for the run (too many runs at once)")
@@ -384,50 +466,90 @@ impl Sandbox {
         } else {
             None
         };
-        let processes = if separate {
+        let processes = if uid.is_some() {
             request.limits.processes
         } else {
             self.user_processes
         };
         // SAFETY: geteuid/getegid have no preconditions.
         let (own_uid, own_gid) = unsafe { (libc::geteuid(), libc::getegid()) };
-        // Room for the program, and for files up to the file-size limit.
-        let tmp_size = (program_bytes + request.limits.file_size_bytes + (1 << 20)).max(1 << 22);
         let mut command = self.launch(request.limits, processes);
         command.current_dir(self.scratch.path());
-        command.arg("--program").arg(&program);
-        command.args(["--tmp-size", &tmp_size.to_string()]);
-        // A run's own uid is its gid too; in a user namespace only the user's own ids exist.
-        command.args(["--tmp-owner", &uid.unwrap_or(own_uid).to_string()]);
-        command.args(["--tmp-group", &uid.unwrap_or(own_gid).to_string()]);
-        for folder in &self.hidden {
+        command.arg("--root").arg(&self.new_root);
+        if let Some(program) = inside.program {
+            command.arg("--program").arg(program);
+        }
+        command.arg("--workdir").arg(inside.workdir);
+        command.args(["--tmp-size", &inside.tmp_size.to_string()]);
+        // A run's own uid is its gid too; in a user namespace the user's own ids are 0 (the
+        // only ids it maps).
+        let (tmp_owner, tmp_group) = match (separate, uid) {
+            (true, Some(uid)) => (uid, uid),
+            (true, None) => (own_uid, own_gid),
+            (false, _) => (0, 0),
+        };
+        command.args(["--tmp-owner", &tmp_owner.to_string()]);
+        command.args(["--tmp-group", &tmp_group.to_string()]);
+        if let Some(bytes) = request.limits.memory_bytes {
+            command.args(["--shm", &bytes.to_string()]);
+        }
+        for bind in inside.binds {
+            let option = if bind.writable { "--bind-rw" } else { "--bind" };
+            command.arg(option).arg(&bind.path);
+        }
+        // A bound folder stays visible even inside a hidden one.
+        for folder in self.hidden.iter().filter(|folder| {
+            !inside
+                .binds
+                .iter()
+                .any(|bind| bind.path.starts_with(folder) || folder.starts_with(&bind.path))
+        }) {
             command.arg("--hide").arg(folder);
         }
         if let Some(network) = &network {
             command.arg("--netns").arg(&network.path);
         }
-        match uid {
-            Some(uid) => {
+        match (separate, uid) {
+            (true, Some(uid)) => {
                 command.args(["--isolate", "separate", "--uid", &uid.to_string()]);
             }
-            None => {
+            (true, None) => {
+                command.args(["--isolate", "separate"]);
+            }
+            (false, _) => {
                 command.args(["--isolate", "user"]);
                 command.args(["--map-uid", &own_uid.to_string()]);
                 command.args(["--map-gid", &own_gid.to_string()]);
             }
         }
-        command.arg("--").arg(INSIDE_PROGRAM).args(request.args);
-        let outcome = execute(command, request, Path::new(INSIDE_DIR));
+        command.arg("--");
+        match inside.program {
+            Some(_) => command.arg(INSIDE_PROGRAM),
+            None => command.arg(request.program),
+        };
+        command.args(request.args);
+        let outcome = execute(command, request, inside.workdir);
+        // The namespace's init reaped every process of the run before the launcher ended by
+        // itself; a launcher that referee killed leaves that to the kernel, so the sweep
+        // makes sure before the uid and the network namespace are lent again.
+        let ended_by_itself = outcome.as_ref().is_ok_and(|outcome| {
+            matches!(
+                outcome.termination,
+                Termination::Exited(_) | Termination::Signaled(_)
+            )
+        });
         if let Some(uid) = uid {
-            self.kill_every_process_of(uid);
-            // A namespace goes back to the pool only if nothing of this run is left in it;
-            // otherwise it is dropped and the next run gets a new one.
-            if let Some(network) = network.filter(NetworkNamespace::is_empty) {
-                if let Ok(mut idle) = self.idle_networks.lock() {
-                    idle.push(network);
-                }
+            if !ended_by_itself {
+                self.kill_every_process_of(uid);
             }
             self.return_uid(uid);
+        }
+        // A namespace goes back to the pool only if nothing of this run is left in it;
+        // otherwise it is dropped and the next run gets a new one.
+        if let Some(network) = network.filter(NetworkNamespace::is_empty) {
+            if let Ok(mut idle) = self.idle_networks.lock() {
+                idle.push(network);
+            }
         }
         outcome
     }
@@ -437,6 +559,22 @@ impl Sandbox {
             free.push(uid);
         }
     }
+}
+
+/// The folder a tool installed outside the system folders lives in (the parent of its `bin`),
+/// which its run must see; `None` for a tool in the system folders or found in `PATH`.
+fn tool_prefix(program: &Path) -> Option<PathBuf> {
+    if !program.is_absolute() {
+        return None;
+    }
+    let real = std::fs::canonicalize(program).ok()?;
+    let system = [
+        "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+    ];
+    if system.iter().any(|folder| real.starts_with(folder)) {
+        return None;
+    }
+    Some(real.parent()?.parent()?.to_path_buf())
 }
 
 /// Spawns the prepared command, feeds stdin, drains and caps output, enforces the
