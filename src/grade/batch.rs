@@ -1,8 +1,8 @@
 //! Many cases of one binary in one sandboxed run: referee's runtime (`referee_rt.c`, batch
 //! mode) forks a child per case, each in a process group and a folder of its own with its own
 //! stdin, stdout and stderr, time limit and output cap, and reports each ending as a record.
-//! When runs have a uid of their own, whatever a case leaves running is killed before the
-//! next. A sandboxed run costs far more than a fork (namespaces, a uid, the sweep), so this
+//! When runs are isolated (a PID namespace of their own), whatever a case leaves running is
+//! killed before the next. A sandboxed run costs far more than a fork (namespaces, a uid, the sweep), so this
 //! is how a submission's cases run. A case the batch did not report (it stopped after a
 //! timeout, or the program broke the batch) is left for a run of its own.
 
@@ -46,8 +46,8 @@ pub fn run(sandbox: &Sandbox, batch: &Batch) -> std::io::Result<Vec<RunOutcome>>
             "{} {} {}",
             case_timeout.as_millis().max(1),
             batch.limits.output_bytes,
-            // Killing every process of the run's uid is safe only when the uid is the run's.
-            u8::from(*sandbox.isolation() == Isolation::SeparateUser),
+            // Killing every process it may signal is safe only in the run's own PID namespace.
+            u8::from(!matches!(sandbox.isolation(), Isolation::Basic(_))),
         ),
     )];
     let outcome = sandbox.run(&RunRequest {

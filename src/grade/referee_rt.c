@@ -19,8 +19,8 @@
    its own stdout and stderr pipes, goes on to main; the parent never reaches main. For each
    case the parent writes a record on its stdout: "INDEX KIND VALUE MICROSECONDS STDOUT_LENGTH
    STDERR_LENGTH\n" and then the two outputs, KIND being e (exit status VALUE), s (signal
-   VALUE), t (timeout) or o (output cap). With SWEEP 1 (the run has a uid of its own) it then
-   kills every other process of its uid, so nothing a case left running meets the next case. It
+   VALUE), t (timeout) or o (output cap). With SWEEP 1 (the run has a PID namespace of its own)
+   it then kills every other process it can, so nothing a case left running meets the next. It
    stops after a timeout, or when a case's sockets outlive it, and referee runs what is left
    case by case. */
 #define _GNU_SOURCE
@@ -308,7 +308,7 @@ static long referee_sockets_in_use(void) {
     return count;
 }
 
-/* Kills every other process of this uid (what the case left running) and waits briefly for
+/* Kills every other process of the run (what the case left running) and waits briefly for
    their sockets to close; 0 when nothing is left. */
 static int referee_sweep(void) {
     kill(-1, SIGKILL);

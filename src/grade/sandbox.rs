@@ -7,8 +7,8 @@ use std::io::{Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex, Once};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -156,6 +156,12 @@ fn sockets_in_use(sockstat: &str) -> Option<u64> {
         .and_then(|count| count.trim().parse().ok())
 }
 
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        unregister_live(&LIVE_SCRATCH, &self.scratch.path().to_path_buf());
+    }
+}
+
 impl Drop for NetworkNamespace {
     fn drop(&mut self) {
         // Closing its standard input ends the holder.
@@ -170,14 +176,97 @@ const LAUNCHER: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/launcher"));
 /// The launcher's exit status when the set-up failed before the exec.
 const LAUNCH_FAILED: i32 = 125;
 
+/// The launchers of the runs under way (their process groups), and the scratch folders of the
+/// sandboxes alive: what an interrupted referee kills and removes before it exits.
+static LIVE_RUNS: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
+static LIVE_SCRATCH: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// The write end of the pipe on which the signal handler passes SIGINT or SIGTERM on.
+static INTERRUPT_PIPE: AtomicI32 = AtomicI32::new(-1);
+static INTERRUPT_HANDLER: Once = Once::new();
+
+extern "C" fn on_interrupt(signal: libc::c_int) {
+    let byte = signal as u8;
+    // SAFETY: write is async-signal-safe; the descriptor stays open for the process's life.
+    unsafe {
+        libc::write(
+            INTERRUPT_PIPE.load(Ordering::Relaxed),
+            (&byte as *const u8).cast(),
+            1,
+        );
+    }
+}
+
+/// On SIGINT or SIGTERM: kills every run, removes the scratch folders and exits with 128 +
+/// the signal (130, 143), printing no report. A thread does it, woken by the handler.
+fn handle_interrupts() {
+    INTERRUPT_HANDLER.call_once(|| {
+        let mut ends = [0; 2];
+        // SAFETY: pipe2 fills the two descriptors of the array we own.
+        if unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC) } < 0 {
+            return;
+        }
+        INTERRUPT_PIPE.store(ends[1], Ordering::Relaxed);
+        let watcher = thread::Builder::new()
+            .name("interrupt".into())
+            .spawn(move || {
+                let mut byte = 0u8;
+                // SAFETY: reads one byte into a local from the pipe's read end, ours alone.
+                while unsafe { libc::read(ends[0], (&mut byte as *mut u8).cast(), 1) } != 1 {}
+                let runs = LIVE_RUNS
+                    .lock()
+                    .map(|runs| runs.clone())
+                    .unwrap_or_default();
+                for group in runs {
+                    kill_group(group);
+                }
+                let scratch = LIVE_SCRATCH
+                    .lock()
+                    .map(|dirs| dirs.clone())
+                    .unwrap_or_default();
+                for dir in scratch {
+                    let _ = std::fs::remove_dir_all(dir);
+                }
+                std::process::exit(128 + i32::from(byte));
+            });
+        if watcher.is_err() {
+            return;
+        }
+        for signal in [libc::SIGINT, libc::SIGTERM] {
+            // SAFETY: installs a handler that only calls write(2); the sigaction struct is
+            // fully initialised (zeroed, then the handler and an empty mask).
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_interrupt as extern "C" fn(libc::c_int) as usize;
+                libc::sigemptyset(&mut action.sa_mask);
+                action.sa_flags = libc::SA_RESTART;
+                libc::sigaction(signal, &action, std::ptr::null_mut());
+            }
+        }
+    });
+}
+
+fn register_live<T: PartialEq>(list: &Mutex<Vec<T>>, item: T) {
+    if let Ok(mut items) = list.lock() {
+        items.push(item);
+    }
+}
+
+fn unregister_live<T: PartialEq>(list: &Mutex<Vec<T>>, item: &T) {
+    if let Ok(mut items) = list.lock() {
+        items.retain(|i| i != item);
+    }
+}
+
 impl Sandbox {
     /// Probes what isolation the kernel allows; `hidden` are folders a program must not see
     /// (the project, with its cases and references).
     pub fn new(hidden: Vec<PathBuf>) -> std::io::Result<Self> {
         sweep_stale_scratch();
+        handle_interrupts();
         let scratch = tempfile::Builder::new()
             .prefix(&format!("referee-{}-", std::process::id()))
             .tempdir()?;
+        register_live(&LIVE_SCRATCH, scratch.path().to_path_buf());
         let mut hidden = hidden;
         hidden.push(scratch.path().to_path_buf());
         let launcher = scratch.path().join("launcher");
@@ -592,6 +681,19 @@ fn execute(mut command: Command, request: &RunRequest, home: &Path) -> std::io::
     let start = Instant::now();
     let mut child = spawn_retrying_busy(&mut command)?;
     let group = child.id() as libc::pid_t;
+    register_live(&LIVE_RUNS, group);
+    let outcome = supervise(&mut child, request, start);
+    unregister_live(&LIVE_RUNS, &group);
+    outcome
+}
+
+/// Feeds, drains and waits for a started run (see `execute`).
+fn supervise(
+    child: &mut std::process::Child,
+    request: &RunRequest,
+    start: Instant,
+) -> std::io::Result<RunOutcome> {
+    let group = child.id() as libc::pid_t;
 
     let stdin = child.stdin.take();
     let input = request.stdin.to_vec();
@@ -637,9 +739,7 @@ fn execute(mut command: Command, request: &RunRequest, home: &Path) -> std::io::
 
     let status = match request.silence {
         None => child.wait_timeout(request.limits.timeout)?,
-        Some(silence) => {
-            wait_while_heard(&mut child, start, request.limits.timeout, silence, &heard)?
-        }
+        Some(silence) => wait_while_heard(child, start, request.limits.timeout, silence, &heard)?,
     };
     let timed_out = status.is_none();
     // Kill the whole session: after a timeout, and also after a normal exit, so no
@@ -766,8 +866,9 @@ fn kill_group(group: libc::pid_t) {
 /// file this process can lock exclusively, starting from one derived from the pid.
 fn claim_uid_block() -> std::io::Result<(u32, Option<std::fs::File>)> {
     use std::os::fd::AsRawFd;
-    let dir = std::env::temp_dir().join("referee-uid-blocks");
-    std::fs::create_dir_all(&dir)?;
+    // One folder for every referee process whatever its TMPDIR, or two could take one block.
+    let dir = Path::new("/tmp/referee-uid-blocks");
+    std::fs::create_dir_all(dir)?;
     let start = std::process::id() % UID_BLOCKS;
     for offset in 0..UID_BLOCKS {
         let block = (start + offset) % UID_BLOCKS;
@@ -973,6 +1074,24 @@ mod tests {
             let out = sh(&sandbox, "echo \"[$REFEREE_SECRET_TEST]\"", "", &limits());
             assert_eq!(out.stdout, b"[]\n");
         }
+    }
+
+    #[test]
+    fn abort_is_reported_as_sigabrt() {
+        for sandbox in sandboxes() {
+            let out = sh(&sandbox, "kill -ABRT $$", "", &limits());
+            assert_eq!(out.termination, Termination::Signaled(libc::SIGABRT));
+        }
+    }
+
+    #[test]
+    fn an_isolated_run_sees_only_its_own_processes_and_not_its_launchers_arguments() {
+        let sandbox = Sandbox::new(Vec::new()).expect("sandbox");
+        let script =
+            "echo $$; ls /proc | grep -c '^[0-9]'; tr -d '\\000' < /proc/1/cmdline | wc -c";
+        let out = sh(&sandbox, script, "", &limits());
+        // The init (1), this shell (2), and ls or tr with grep or wc.
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "2\n4\n0\n");
     }
 
     #[test]
