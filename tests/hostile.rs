@@ -395,3 +395,40 @@ fn an_interrupted_referee_leaves_nothing_behind() {
         }
     }
 }
+
+/// A submission named with terminal escapes (clear screen, set the title, CSI as one C1
+/// byte) and a right-to-left override reaches no report raw: text, CSV, JUnit, Gradescope
+/// and HTML write them as `\xNN` / `\u{NNNN}`.
+#[test]
+fn control_characters_in_names_are_escaped_in_every_text_format() {
+    let folder = tempfile::tempdir().expect("tempdir");
+    let name = "evil\u{1b}[2J\u{1b}]0;owned\u{7}\u{9b}31m\u{202e}c.exe";
+    let file = folder.path().join(format!("{name}.c"));
+    std::fs::copy(root().join("reference/reversi/Lab6.c"), &file).expect("copy");
+    let cases_root = small_root();
+    for format in ["text", "csv", "junit", "gradescope", "html"] {
+        let output = referee()
+            .args(["grade", "reversi"])
+            .arg(&file)
+            .arg("--root")
+            .arg(cases_root.path())
+            .args(["--format", format])
+            .output()
+            .expect("referee runs");
+        assert_eq!(output.status.code(), Some(0), "{format}");
+        let report = String::from_utf8(output.stdout).expect("UTF-8");
+        for raw in ['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}'] {
+            assert!(
+                !report.contains(raw),
+                "{format}: {:?} is in the report raw",
+                raw
+            );
+        }
+        if format != "gradescope" {
+            assert!(
+                report.contains("evil\\x1b[2J\\x1b]0;owned\\x07\\u{009b}31m\\u{202e}c.exe"),
+                "{format}: the name is not shown escaped:\n{report}"
+            );
+        }
+    }
+}

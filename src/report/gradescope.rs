@@ -78,7 +78,7 @@ fn overview(game: &str, s: &SubmissionReport) -> String {
         out.push_str("Build: FAILED, so no case could run. Compiler output:\n");
     }
     if !s.build.ok || !s.build.log.trim().is_empty() {
-        push_cut(&mut out, &s.build.log, MAX_LINES);
+        push_cut(&mut out, &super::safe_text(&s.build.log), MAX_LINES);
     }
     let manual: Vec<String> = s
         .items

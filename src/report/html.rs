@@ -250,7 +250,7 @@ fn render_case_rates(out: &mut String, batch: &BatchReport) {
                         .unwrap_or(0);
                     format!(
                         "<a href=\"#student-{i}-case-{case_index}\">{}</a>",
-                        escape(&batch.submissions[i].name)
+                        escape(&super::safe_name(&batch.submissions[i].name))
                     )
                 })
                 .collect();
@@ -298,7 +298,10 @@ fn render_groups(out: &mut String, batch: &BatchReport, groups: &[Group]) {
                     .iter()
                     .position(|s| &s.name == name)
                     .unwrap_or(0);
-                format!("<a href=\"#student-{index}\">{}</a>", escape(name))
+                format!(
+                    "<a href=\"#student-{index}\">{}</a>",
+                    escape(&super::safe_name(name))
+                )
             })
             .collect();
         let _ = writeln!(
@@ -365,7 +368,7 @@ fn render_student_list(out: &mut String, batch: &BatchReport) {
         let _ = writeln!(
             out,
             "<tr><td><a href=\"#student-{index}\">{}</a></td><td class=\"num\">{} / {}</td><td class=\"{}\">{}</td><td class=\"num\">{}</td></tr>",
-            escape(&s.name),
+            escape(&super::safe_name(&s.name)),
             points(s.score),
             points(s.max_score),
             status_class(&status),
@@ -389,12 +392,12 @@ fn render_student(out: &mut String, index: usize, s: &SubmissionReport) {
     let _ = writeln!(
         out,
         "<section id=\"student-{index}\" class=\"student\">\n<a class=\"back\" href=\"#summary\">↑ summary</a>\n<h2>{}</h2>\n<p><span class=\"score\">{} / {}</span> auto-graded points · <span class=\"{}\">{}</span> · <span class=\"muted\">{}</span></p>",
-        escape(&s.name),
+        escape(&super::safe_name(&s.name)),
         points(s.score),
         points(s.max_score),
         status_class(&status),
         escape(&status),
-        escape(&s.path)
+        escape(&super::safe_name(&s.path))
     );
     if !s.build.ok || !s.build.log.trim().is_empty() {
         let _ = writeln!(

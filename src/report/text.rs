@@ -117,8 +117,8 @@ fn render_submission(out: &mut String, s: &SubmissionReport, paint: Paint) {
     let _ = writeln!(
         out,
         "{}  ({})  {} auto-graded points",
-        paint.paint(BOLD, &format!("== {}", s.name)),
-        s.path,
+        paint.paint(BOLD, &format!("== {}", super::safe_name(&s.name))),
+        super::safe_name(&s.path),
         paint.paint(if s.full_marks() { GREEN } else { YELLOW }, &total)
     );
     let warnings = s
@@ -141,7 +141,7 @@ fn render_submission(out: &mut String, s: &SubmissionReport, paint: Paint) {
         let _ = writeln!(out, "build: {}", paint.paint(RED, "FAILED"));
     }
     if !s.build.ok || warnings > 0 || !s.build.log.trim().is_empty() {
-        push_cut(out, &s.build.log, MAX_LOG_LINES, "    ");
+        push_cut(out, &super::safe_text(&s.build.log), MAX_LOG_LINES, "    ");
     }
 
     let width = s.items.iter().map(|i| i.id.len()).max().unwrap_or(4).max(4);
