@@ -56,7 +56,8 @@ pub fn run(sandbox: &Sandbox, batch: &Batch) -> std::io::Result<Vec<RunOutcome>>
         stdin: &stdin,
         env: &env,
         limits: &limits,
-        silence: Some(case_timeout + BATCH_SLACK),
+        // A case meets its wall-clock backstop only when it sleeps.
+        silence: Some(super::sandbox::wall_limit(case_timeout, true) + BATCH_SLACK),
     })?;
     Ok(parse(&outcome.stdout, cases))
 }
@@ -161,6 +162,7 @@ mod tests {
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 static int counter;
 /* Live processes of this uid other than this one and its parent (the batch); a zombie has
@@ -201,6 +203,7 @@ int main(void) {
     if (strcmp(word, "crash") == 0) { printf("half"); fflush(stdout); abort(); }
     if (strcmp(word, "flood") == 0) for (;;) putchar('x');
     if (strcmp(word, "hang") == 0) for (;;) {}
+    if (strcmp(word, "spin") == 0) { while (clock() < CLOCKS_PER_SEC / 5) {} puts("spun"); return 0; }
     if (strcmp(word, "orphan") == 0 && fork() == 0) { setsid(); sleep(30); return 0; }
     if (strcmp(word, "exit") == 0) { fprintf(stderr, "bye\n"); return 3; }
     if (strcmp(word, "stop") == 0) { kill(getppid(), SIGSTOP); return 0; }
@@ -255,6 +258,80 @@ int main(void) {
         )
         .expect("the batch runs");
         (outcomes, sandbox.isolation().clone())
+    }
+
+    /// Two busy loops, one per core of a small machine, stopped when dropped (and bounded:
+    /// each ends by itself within a minute or so).
+    struct Load(Vec<std::process::Child>);
+
+    impl Load {
+        fn start() -> Load {
+            let script = "i=0; while [ $i -lt 100000000 ]; do i=$((i+1)); done";
+            Load(
+                (0..2)
+                    .map(|_| {
+                        Command::new("sh")
+                            .args(["-c", script])
+                            .stdout(std::process::Stdio::null())
+                            .stderr(std::process::Stdio::null())
+                            .spawn()
+                            .expect("a busy loop starts")
+                    })
+                    .collect(),
+            )
+        }
+    }
+
+    impl Drop for Load {
+        fn drop(&mut self) {
+            for child in &mut self.0 {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+    }
+
+    /// Time limits are on CPU time: a case that needs 0.2 s of CPU passes under a 0.3 s
+    /// limit however loaded the machine (two busy loops beside it), batched or alone, and an
+    /// endless loop still times out.
+    #[test]
+    fn grades_do_not_depend_on_load() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let binary = program(dir.path());
+        let sandbox = Sandbox::new(Vec::new()).expect("sandbox");
+        let _load = Load::start();
+        let limits = limits();
+        for _ in 0..3 {
+            let outcomes = run(
+                &sandbox,
+                &Batch {
+                    program: &binary,
+                    args: &[],
+                    inputs: vec![b"spin", b"spin", b"spin", b"hang"],
+                    limits: &limits,
+                },
+            )
+            .expect("the batch runs");
+            assert_eq!(outcomes.len(), 4);
+            for outcome in &outcomes[..3] {
+                assert_eq!(outcome.termination, Termination::Exited(0));
+                assert_eq!(outcome.stdout, b"spun\n");
+                assert!(outcome.elapsed >= Duration::from_millis(190), "CPU time");
+            }
+            assert_eq!(outcomes[3].termination, Termination::Timeout);
+            let alone = sandbox
+                .run(&RunRequest {
+                    program: &binary,
+                    args: &[],
+                    stdin: b"spin",
+                    env: &[],
+                    limits: &limits,
+                    silence: None,
+                })
+                .expect("the run");
+            assert_eq!(alone.termination, Termination::Exited(0));
+            assert_eq!(alone.stdout, b"spun\n");
+        }
     }
 
     #[test]

@@ -19,7 +19,8 @@
    its own stdout and stderr pipes, goes on to main; the parent never reaches main. For each
    case the parent writes a record on its stdout: "INDEX KIND VALUE MICROSECONDS STDOUT_LENGTH
    STDERR_LENGTH\n" and then the two outputs, KIND being e (exit status VALUE), s (signal
-   VALUE), t (timeout) or o (output cap). With SWEEP 1 (the run has a PID namespace of its own)
+   VALUE), t (timeout) or o (output cap), MICROSECONDS the CPU time the case used. TIMEOUT_MS
+   limits each case's CPU time; its wall clock is only a backstop (3 x that + 1 s). With SWEEP 1 (the run has a PID namespace of its own)
    it then kills every other process it can, so nothing a case left running meets the next. It
    stops after a timeout, or when a case's sockets outlive it, and referee runs what is left
    case by case. */
@@ -33,6 +34,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -83,6 +85,8 @@ __attribute__((constructor)) static void referee_runtime_start(void) {
 /* After its process exits, how long a case's pipes may stay open (held by a process that left
    its group) before the parent stops reading them. */
 #define REFEREE_DRAIN_GRACE_US 500000LL
+/* A case's wall-clock backstop: this many times its CPU time limit, plus a second. */
+#define REFEREE_WALL_FACTOR 3LL
 
 struct referee_bytes {
     char *data;
@@ -229,8 +233,11 @@ static int referee_run_case(int index, const char *input, size_t input_length,
         {out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}, {process, POLLIN, 0}};
     out[0].length = out[1].length = 0;
     char kind = 0;
-    long long deadline = start + timeout_us;
-    long long elapsed = 0;
+    /* The limit is on the case's CPU time, which load does not change; the wall clock is a
+       backstop that only a sleeping or blocked case meets. */
+    clockid_t cpu_clock;
+    int have_clock = clock_getcpuclockid(child, &cpu_clock) == 0;
+    long long deadline = start + REFEREE_WALL_FACTOR * timeout_us + 1000000LL;
     int exited = 0;
     while (!kind && (watched[0].fd >= 0 || watched[1].fd >= 0 || !exited)) {
         long long left = deadline - referee_now_us();
@@ -239,6 +246,19 @@ static int referee_run_case(int index, const char *input, size_t input_length,
                 kind = 't';
             }
             break;
+        }
+        if (!exited && have_clock) {
+            struct timespec used;
+            if (clock_gettime(cpu_clock, &used) == 0) {
+                long long cpu_left = timeout_us - ((long long) used.tv_sec * 1000000LL +
+                                                   used.tv_nsec / 1000);
+                if (cpu_left <= 0) {
+                    kind = 't';
+                    break;
+                }
+                /* It cannot use more CPU time than the wall clock gives it. */
+                left = cpu_left < left ? cpu_left : left;
+            }
         }
         if (poll(watched, 3, (int) ((left + 999) / 1000)) < 0 && errno != EINTR) {
             kind = 't';
@@ -255,17 +275,18 @@ static int referee_run_case(int index, const char *input, size_t input_length,
             exited = 1;
             killpg(child, SIGKILL);
             watched[2].fd = -1;
-            elapsed = referee_now_us() - start;
-            deadline = start + elapsed + REFEREE_DRAIN_GRACE_US;
+            deadline = referee_now_us() + REFEREE_DRAIN_GRACE_US;
         }
     }
     killpg(child, SIGKILL);
     int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    struct rusage usage;
+    memset(&usage, 0, sizeof usage);
+    while (wait4(child, &status, 0, &usage) < 0 && errno == EINTR) {
     }
-    if (!exited) {
-        elapsed = referee_now_us() - start;
-    }
+    /* The time reported is the CPU time the case used (with what it waited for). */
+    long long elapsed = (long long) (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000000LL +
+                        usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
     for (int i = 0; i < 3; i++) {
         if (watched[i].fd >= 0) {
             close(watched[i].fd);

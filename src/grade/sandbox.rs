@@ -30,11 +30,36 @@ struct Inside<'a> {
     tmp_size: u64,
     /// Run as referee's own user (a trusted tool), not a uid of its own.
     own_uid: bool,
+    clock: Clock,
+}
+
+/// What a run's time limit (`RunLimits::timeout`) measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Clock {
+    /// The program's CPU time (untrusted programs): the same whatever the machine's load.
+    /// The wall clock is only a backstop, `WALL_BACKSTOP_FACTOR` x the limit + 1 s, which
+    /// only a sleeping or blocked program meets. `RunOutcome::elapsed` is CPU time.
+    Cpu,
+    /// The wall clock (the compiler).
+    Wall,
+}
+
+const WALL_BACKSTOP_FACTOR: u32 = 3;
+
+/// The wall-clock limit of a run whose time limit is `limit` on `clock`.
+pub fn wall_limit(limit: Duration, cpu_clock: bool) -> Duration {
+    if cpu_clock {
+        limit * WALL_BACKSTOP_FACTOR + Duration::from_secs(1)
+    } else {
+        limit
+    }
 }
 
 /// Limits for one run.
 #[derive(Debug, Clone)]
 pub struct RunLimits {
+    /// The time limit: CPU time for an untrusted program (`Sandbox::run`, whose wall clock
+    /// gets 3 x this + 1 s as a backstop), wall-clock time for a tool (the compiler).
     pub timeout: Duration,
     pub cpu_seconds: u64,
     /// Address space; `None` for no limit (sanitizer builds reserve terabytes).
@@ -60,6 +85,7 @@ pub struct RunOutcome {
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
     pub termination: Termination,
+    /// CPU time for untrusted programs (`Sandbox::run`), wall-clock time for tools.
     pub elapsed: Duration,
 }
 
@@ -385,7 +411,7 @@ impl Sandbox {
                 let run_dir = tempfile::Builder::new()
                     .prefix("run-")
                     .tempdir_in(self.scratch.path())?;
-                self.run_plain(request, run_dir.path())
+                self.run_in(request, run_dir.path(), Clock::Cpu)
             }
             Isolation::SeparateUser | Isolation::UserNamespace => {
                 let outcome = self.run_isolated(request)?;
@@ -397,13 +423,22 @@ impl Sandbox {
     /// A session and the limits only, in `cwd`, as referee's own user: the compiler and
     /// other trusted tools, and runs when namespaces are unavailable.
     pub fn run_plain(&self, request: &RunRequest, cwd: &Path) -> std::io::Result<RunOutcome> {
-        let mut command = self.launch(request.limits, request.limits.processes);
+        self.run_in(request, cwd, Clock::Wall)
+    }
+
+    fn run_in(
+        &self,
+        request: &RunRequest,
+        cwd: &Path,
+        clock: Clock,
+    ) -> std::io::Result<RunOutcome> {
+        let mut command = self.launch(request.limits, request.limits.processes, clock);
         command
             .current_dir(cwd)
             .arg("--")
             .arg(request.program)
             .args(request.args);
-        let outcome = execute(command, request, cwd)?;
+        let outcome = execute(command, request, cwd, clock)?;
         self.launched(outcome)
     }
 
@@ -455,10 +490,14 @@ impl Sandbox {
     }
 
     /// The launcher with the run's resource limits.
-    fn launch(&self, limits: &RunLimits, processes: u64) -> Command {
+    fn launch(&self, limits: &RunLimits, processes: u64, clock: Clock) -> Command {
         let mut command = Command::new(&self.launcher);
         command.arg(&self.token).arg("run");
         command.args(["--parent", &std::process::id().to_string()]);
+        if clock == Clock::Cpu {
+            let millis = u64::try_from(limits.timeout.as_millis()).unwrap_or(u64::MAX);
+            command.args(["--cpu-ms", &millis.max(1).to_string()]);
+        }
         let mut limit = |option: &str, value: u64| {
             command.arg(option).arg(value.to_string());
         };
@@ -502,6 +541,7 @@ impl Sandbox {
                 binds: &[],
                 tmp_size,
                 own_uid: false,
+                clock: Clock::Cpu,
             },
         )
     }
@@ -532,6 +572,7 @@ impl Sandbox {
                 binds,
                 tmp_size: request.limits.file_size_bytes + (1 << 20),
                 own_uid: true,
+                clock: Clock::Wall,
             },
         )?;
         self.launched(outcome)
@@ -562,7 +603,7 @@ impl Sandbox {
         };
         // SAFETY: geteuid/getegid have no preconditions.
         let (own_uid, own_gid) = unsafe { (libc::geteuid(), libc::getegid()) };
-        let mut command = self.launch(request.limits, processes);
+        let mut command = self.launch(request.limits, processes, inside.clock);
         command.current_dir(self.scratch.path());
         command.arg("--root").arg(&self.new_root);
         if let Some(program) = inside.program {
@@ -617,7 +658,7 @@ impl Sandbox {
             None => command.arg(request.program),
         };
         command.args(request.args);
-        let outcome = execute(command, request, inside.workdir);
+        let outcome = execute(command, request, inside.workdir, inside.clock);
         // The namespace's init reaped every process of the run before the launcher ended by
         // itself; a launcher that referee killed leaves that to the kernel, so the sweep
         // makes sure before the uid and the network namespace are lent again.
@@ -668,7 +709,12 @@ fn tool_prefix(program: &Path) -> Option<PathBuf> {
 
 /// Spawns the prepared command, feeds stdin, drains and caps output, enforces the
 /// timeout and kills the whole session at the end.
-fn execute(mut command: Command, request: &RunRequest, home: &Path) -> std::io::Result<RunOutcome> {
+fn execute(
+    mut command: Command,
+    request: &RunRequest,
+    home: &Path,
+    clock: Clock,
+) -> std::io::Result<RunOutcome> {
     command
         .env_clear()
         .env("PATH", "/usr/local/bin:/usr/bin:/bin")
@@ -682,7 +728,7 @@ fn execute(mut command: Command, request: &RunRequest, home: &Path) -> std::io::
     let mut child = spawn_retrying_busy(&mut command)?;
     let group = child.id() as libc::pid_t;
     register_live(&LIVE_RUNS, group);
-    let outcome = supervise(&mut child, request, start);
+    let outcome = supervise(&mut child, request, start, clock);
     unregister_live(&LIVE_RUNS, &group);
     outcome
 }
@@ -692,6 +738,7 @@ fn supervise(
     child: &mut std::process::Child,
     request: &RunRequest,
     start: Instant,
+    clock: Clock,
 ) -> std::io::Result<RunOutcome> {
     let group = child.id() as libc::pid_t;
 
@@ -737,19 +784,24 @@ fn supervise(
     }
     drop(sender);
 
-    let status = match request.silence {
-        None => child.wait_timeout(request.limits.timeout)?,
-        Some(silence) => wait_while_heard(child, start, request.limits.timeout, silence, &heard)?,
+    let wall = wall_limit(request.limits.timeout, clock == Clock::Cpu);
+    let exit = ExitWatch::new(child);
+    let exited = match request.silence {
+        None => exit.wait(child, wall)?,
+        Some(silence) => wait_while_heard(child, &exit, start, wall, silence, &heard)?,
     };
-    let timed_out = status.is_none();
+    let timed_out = !exited;
+    // The CPU time of the launcher and all it waited for (the program), read while it is
+    // a zombie, before it is reaped.
+    let cpu = exit.cpu_time();
     // Kill the whole session: after a timeout, and also after a normal exit, so no
     // descendant outlives the run.
     kill_group(group);
-    let status = match status {
-        Some(status) => status,
-        None => child.wait()?,
+    let status = child.wait()?;
+    let elapsed = match clock {
+        Clock::Cpu => cpu.unwrap_or_else(|| start.elapsed()),
+        Clock::Wall => start.elapsed(),
     };
-    let elapsed = start.elapsed();
 
     let mut stdout = (Vec::new(), false);
     let mut stderr = (Vec::new(), false);
@@ -805,24 +857,92 @@ enum Stream {
 }
 
 /// Waits for the child until `timeout` from `start`, or until its stdout has been silent for
-/// `silence`; `None` when either ran out.
+/// `silence`; false when either ran out.
 fn wait_while_heard(
     child: &mut std::process::Child,
+    exit: &ExitWatch,
     start: Instant,
     timeout: Duration,
     silence: Duration,
     heard: &AtomicU64,
-) -> std::io::Result<Option<std::process::ExitStatus>> {
+) -> std::io::Result<bool> {
     loop {
         let last_heard = Duration::from_millis(heard.load(Ordering::Relaxed));
         let until = (last_heard + silence).min(timeout);
         let now = start.elapsed();
         if now >= until {
-            return Ok(None);
+            return Ok(false);
         }
-        if let Some(status) = child.wait_timeout(until - now)? {
-            return Ok(Some(status));
+        if exit.wait(child, until - now)? {
+            return Ok(true);
         }
+    }
+}
+
+/// Watches a started launcher through a pidfd: its end can be awaited without reaping it, so
+/// that its CPU time (and that of everything it waited for) can still be read. Without
+/// pidfds (Linux before 5.3) it is reaped at once and its CPU time is unknown.
+struct ExitWatch {
+    pid: u32,
+    pidfd: Option<std::os::fd::OwnedFd>,
+}
+
+impl ExitWatch {
+    fn new(child: &std::process::Child) -> Self {
+        use std::os::fd::FromRawFd;
+        // SAFETY: pidfd_open returns a new descriptor (owned here) or -1.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, child.id(), 0) };
+        let pidfd = i32::try_from(fd)
+            .ok()
+            .filter(|&fd| fd >= 0)
+            // SAFETY: `fd` is a fresh descriptor nobody else owns.
+            .map(|fd| unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) });
+        ExitWatch {
+            pid: child.id(),
+            pidfd,
+        }
+    }
+
+    /// Whether the child ended within `wait`.
+    fn wait(&self, child: &mut std::process::Child, wait: Duration) -> std::io::Result<bool> {
+        use std::os::fd::AsRawFd;
+        let Some(pidfd) = &self.pidfd else {
+            return Ok(child.wait_timeout(wait)?.is_some());
+        };
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let millis = i32::try_from(left.as_micros().div_ceil(1000)).unwrap_or(i32::MAX);
+            let mut watched = libc::pollfd {
+                fd: pidfd.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: polls one descriptor we own, described by a local struct.
+            let ready = unsafe { libc::poll(&mut watched, 1, millis) };
+            if ready > 0 {
+                return Ok(true);
+            }
+            if ready == 0 && Instant::now() >= deadline {
+                return Ok(false);
+            }
+        }
+    }
+
+    /// CPU time used by the launcher and the processes it waited for, while it is a zombie.
+    fn cpu_time(&self) -> Option<Duration> {
+        self.pidfd.as_ref()?;
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid)).ok()?;
+        let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+        // utime, stime, cutime, cstime: fields 14 to 17 of the line, in clock ticks.
+        let ticks: u64 = fields
+            .get(11..15)?
+            .iter()
+            .map(|f| f.parse::<u64>().ok())
+            .sum::<Option<u64>>()?;
+        // SAFETY: sysconf has no preconditions.
+        let per_second = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).ok()?;
+        (per_second > 0).then(|| Duration::from_millis(ticks * 1000 / per_second))
     }
 }
 
