@@ -197,8 +197,8 @@ fn hostile_submissions_cannot_hurt_the_batch() {
         .collect();
     assert_eq!(
         by_name.len(),
-        22,
-        "21 hostile programs and the model solution"
+        24,
+        "23 hostile programs and the model solution"
     );
 
     let has = |name: &str, status: &str| {
@@ -250,6 +250,14 @@ fn hostile_submissions_cannot_hurt_the_batch() {
         );
     }
     has("proc_cmdline", "fail");
+    has("tmp_counter", "fail");
+    // Touching half a gigabyte may outlast the time limit; what matters is no LEAK below.
+    let shm = statuses(&by_name["shm_hog"]);
+    assert!(
+        shm.iter()
+            .all(|s| ["fail", "timeout", "build_error"].contains(&s.as_str())),
+        "{shm:?}"
+    );
     let shadow = std::fs::read_to_string("/etc/shadow").expect("the tests run as root");
     let shadow_line = shadow.lines().next().expect("a first line");
     let whole_report = serde_json::to_string(&report).expect("json");

@@ -156,7 +156,8 @@ mod tests {
         let source = dir.join("cases.c");
         std::fs::write(
             &source,
-            r#"#include <dirent.h>
+            r#"#define _GNU_SOURCE
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +204,33 @@ int main(void) {
     if (strcmp(word, "crash") == 0) { printf("half"); fflush(stdout); abort(); }
     if (strcmp(word, "flood") == 0) for (;;) putchar('x');
     if (strcmp(word, "hang") == 0) for (;;) {}
+    if (strcmp(word, "count") == 0) {
+        FILE *file = fopen("/tmp/count", "a+");
+        fputc('x', file);
+        fflush(file);
+        printf("%ld\n", ftell(file));
+        return 0;
+    }
+    if (strcmp(word, "memory") == 0) {
+        /* Another case's input anywhere in this process's memory (the needle itself aside). */
+        char needle[32];
+        snprintf(needle, sizeof needle, "SECRET-%s", "NEXT-CASE");
+        FILE *maps = fopen("/proc/self/maps", "r");
+        char line[512], perms[8];
+        unsigned long from, to;
+        int found = 0;
+        while (fgets(line, sizeof line, maps)) {
+            if (sscanf(line, "%lx-%lx %7s", &from, &to, perms) != 3 || perms[0] != 'r' ||
+                strstr(line, "[v") != NULL) continue;
+            for (char *at = (char *) from; at + strlen(needle) <= (char *) to; at++) {
+                at = memmem(at, (size_t) ((char *) to - at), needle, strlen(needle));
+                if (at == NULL) break;
+                if (at != needle) found = 1;
+            }
+        }
+        puts(found ? "found" : "clean");
+        return 0;
+    }
     if (strcmp(word, "spin") == 0) { while (clock() < CLOCKS_PER_SEC / 5) {} puts("spun"); return 0; }
     if (strcmp(word, "orphan") == 0 && fork() == 0) { setsid(); sleep(30); return 0; }
     if (strcmp(word, "exit") == 0) { fprintf(stderr, "bye\n"); return 3; }
@@ -332,6 +360,24 @@ int main(void) {
             assert_eq!(alone.termination, Termination::Exited(0));
             assert_eq!(alone.stdout, b"spun\n");
         }
+    }
+
+    /// Each case starts from a fresh, empty /tmp, and no other case's input is in the memory
+    /// it inherits from the batch (alone, the program prints 1 and clean).
+    #[test]
+    fn cases_share_no_state() {
+        let (outcomes, _) = run_program(vec![
+            b"count",
+            b"count",
+            b"memory",
+            b"SECRET-NEXT-CASE",
+            b"count",
+        ]);
+        let out = |i: usize| String::from_utf8_lossy(&outcomes[i].stdout).into_owned();
+        assert_eq!(out(0), "1\n");
+        assert_eq!(out(1), "1\n", "the first case's /tmp/count is gone");
+        assert_eq!(out(2), "clean\n", "the next case's input is not in memory");
+        assert_eq!(out(4), "1\n");
     }
 
     #[test]
