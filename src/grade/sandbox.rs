@@ -1,7 +1,8 @@
 //! Runs one untrusted program: its own session (killed as a whole), resource limits, a
-//! wall-clock timeout, capped output, a cleared environment and a fresh working directory;
-//! and, where the kernel allows, private mount, network and IPC namespaces with the project
-//! hidden, and (as root) a uid of its own.
+//! CPU-time limit with a wall-clock backstop, capped output, a cleared environment and a
+//! fresh working directory; and, where the kernel allows, new mount, PID, network and IPC
+//! namespaces on a minimal root file system, and (as root) a uid of its own. The compiler
+//! runs on the same minimal root (`run_tool`).
 
 use std::io::{Read, Write};
 use std::os::unix::process::ExitStatusExt;
@@ -364,8 +365,8 @@ impl Sandbox {
     /// One line for reports.
     pub fn describe(&self) -> String {
         match &self.isolation {
-            Isolation::SeparateUser => "namespaces (no network, private /tmp, project hidden), a separate uid per run, resource limits".into(),
-            Isolation::UserNamespace => "user namespace (no network, private /tmp, project hidden), resource limits; runs share your uid".into(),
+            Isolation::SeparateUser => "namespaces (no network, minimal root, own processes, private /tmp), a separate uid per run, CPU-time and resource limits".into(),
+            Isolation::UserNamespace => "user namespace (no network, minimal root, own processes, private /tmp), CPU-time and resource limits; runs share your uid".into(),
             Isolation::Basic(reason) => format!(
                 "basic only (session, resource limits, fresh directory): namespaces unavailable: {reason}"
             ),
