@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex, Once};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -210,6 +210,8 @@ static LIVE_SCRATCH: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 /// The write end of the pipe on which the signal handler passes SIGINT or SIGTERM on.
 static INTERRUPT_PIPE: AtomicI32 = AtomicI32::new(-1);
 static INTERRUPT_HANDLER: Once = Once::new();
+/// Set once referee was interrupted: a run that starts after it is killed at once.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 extern "C" fn on_interrupt(signal: libc::c_int) {
     let byte = signal as u8;
@@ -239,19 +241,28 @@ fn handle_interrupts() {
                 let mut byte = 0u8;
                 // SAFETY: reads one byte into a local from the pipe's read end, ours alone.
                 while unsafe { libc::read(ends[0], (&mut byte as *mut u8).cast(), 1) } != 1 {}
-                let runs = LIVE_RUNS
-                    .lock()
-                    .map(|runs| runs.clone())
-                    .unwrap_or_default();
-                for group in runs {
-                    kill_group(group);
-                }
-                let scratch = LIVE_SCRATCH
-                    .lock()
-                    .map(|dirs| dirs.clone())
-                    .unwrap_or_default();
-                for dir in scratch {
-                    let _ = std::fs::remove_dir_all(dir);
+                INTERRUPTED.store(true, Ordering::SeqCst);
+                // Other threads go on grading meanwhile (a workspace may be made while the
+                // scratch folder is being removed): kill and remove until nothing is left.
+                for _ in 0..50 {
+                    let runs = LIVE_RUNS
+                        .lock()
+                        .map(|runs| runs.clone())
+                        .unwrap_or_default();
+                    for group in runs {
+                        kill_group(group);
+                    }
+                    let scratch = LIVE_SCRATCH
+                        .lock()
+                        .map(|dirs| dirs.clone())
+                        .unwrap_or_default();
+                    for dir in &scratch {
+                        let _ = std::fs::remove_dir_all(dir);
+                    }
+                    if scratch.iter().all(|dir| !dir.exists()) {
+                        break;
+                    }
+                    thread::sleep(Duration::from_millis(20));
                 }
                 std::process::exit(128 + i32::from(byte));
             });
@@ -729,6 +740,9 @@ fn execute(
     let mut child = spawn_retrying_busy(&mut command)?;
     let group = child.id() as libc::pid_t;
     register_live(&LIVE_RUNS, group);
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        kill_group(group);
+    }
     let outcome = supervise(&mut child, request, start, clock);
     unregister_live(&LIVE_RUNS, &group);
     outcome
