@@ -1,8 +1,8 @@
 //! Many cases of one binary in one sandboxed run: referee's runtime (`referee_rt.c`, batch
 //! mode) forks a child per case, each in a process group and a folder of its own with its own
 //! stdin, stdout and stderr, time limit and output cap, and reports each ending as a record.
-//! When runs have a uid of their own, whatever a case leaves running is killed before the
-//! next. A sandboxed run costs far more than a fork (namespaces, a uid, the sweep), so this
+//! When runs are isolated (a PID namespace of their own), whatever a case leaves running is
+//! killed before the next. A sandboxed run costs far more than a fork (namespaces, a uid, the sweep), so this
 //! is how a submission's cases run. A case the batch did not report (it stopped after a
 //! timeout, or the program broke the batch) is left for a run of its own.
 
@@ -46,8 +46,8 @@ pub fn run(sandbox: &Sandbox, batch: &Batch) -> std::io::Result<Vec<RunOutcome>>
             "{} {} {}",
             case_timeout.as_millis().max(1),
             batch.limits.output_bytes,
-            // Killing every process of the run's uid is safe only when the uid is the run's.
-            u8::from(*sandbox.isolation() == Isolation::SeparateUser),
+            // Killing every process it may signal is safe only in the run's own PID namespace.
+            u8::from(!matches!(sandbox.isolation(), Isolation::Basic(_))),
         ),
     )];
     let outcome = sandbox.run(&RunRequest {
@@ -56,7 +56,8 @@ pub fn run(sandbox: &Sandbox, batch: &Batch) -> std::io::Result<Vec<RunOutcome>>
         stdin: &stdin,
         env: &env,
         limits: &limits,
-        silence: Some(case_timeout + BATCH_SLACK),
+        // A case meets its wall-clock backstop only when it sleeps.
+        silence: Some(super::sandbox::wall_limit(case_timeout, true) + BATCH_SLACK),
     })?;
     Ok(parse(&outcome.stdout, cases))
 }
@@ -155,12 +156,14 @@ mod tests {
         let source = dir.join("cases.c");
         std::fs::write(
             &source,
-            r#"#include <dirent.h>
+            r#"#define _GNU_SOURCE
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 static int counter;
 /* Live processes of this uid other than this one and its parent (the batch); a zombie has
@@ -201,6 +204,34 @@ int main(void) {
     if (strcmp(word, "crash") == 0) { printf("half"); fflush(stdout); abort(); }
     if (strcmp(word, "flood") == 0) for (;;) putchar('x');
     if (strcmp(word, "hang") == 0) for (;;) {}
+    if (strcmp(word, "count") == 0) {
+        FILE *file = fopen("/tmp/count", "a+");
+        fputc('x', file);
+        fflush(file);
+        printf("%ld\n", ftell(file));
+        return 0;
+    }
+    if (strcmp(word, "memory") == 0) {
+        /* Another case's input anywhere in this process's memory (the needle itself aside). */
+        char needle[32];
+        snprintf(needle, sizeof needle, "SECRET-%s", "NEXT-CASE");
+        FILE *maps = fopen("/proc/self/maps", "r");
+        char line[512], perms[8];
+        unsigned long from, to;
+        int found = 0;
+        while (fgets(line, sizeof line, maps)) {
+            if (sscanf(line, "%lx-%lx %7s", &from, &to, perms) != 3 || perms[0] != 'r' ||
+                strstr(line, "[v") != NULL) continue;
+            for (char *at = (char *) from; at + strlen(needle) <= (char *) to; at++) {
+                at = memmem(at, (size_t) ((char *) to - at), needle, strlen(needle));
+                if (at == NULL) break;
+                if (at != needle) found = 1;
+            }
+        }
+        puts(found ? "found" : "clean");
+        return 0;
+    }
+    if (strcmp(word, "spin") == 0) { while (clock() < CLOCKS_PER_SEC / 5) {} puts("spun"); return 0; }
     if (strcmp(word, "orphan") == 0 && fork() == 0) { setsid(); sleep(30); return 0; }
     if (strcmp(word, "exit") == 0) { fprintf(stderr, "bye\n"); return 3; }
     if (strcmp(word, "stop") == 0) { kill(getppid(), SIGSTOP); return 0; }
@@ -255,6 +286,98 @@ int main(void) {
         )
         .expect("the batch runs");
         (outcomes, sandbox.isolation().clone())
+    }
+
+    /// Two busy loops, one per core of a small machine, stopped when dropped (and bounded:
+    /// each ends by itself within a minute or so).
+    struct Load(Vec<std::process::Child>);
+
+    impl Load {
+        fn start() -> Load {
+            let script = "i=0; while [ $i -lt 100000000 ]; do i=$((i+1)); done";
+            Load(
+                (0..2)
+                    .map(|_| {
+                        Command::new("sh")
+                            .args(["-c", script])
+                            .stdout(std::process::Stdio::null())
+                            .stderr(std::process::Stdio::null())
+                            .spawn()
+                            .expect("a busy loop starts")
+                    })
+                    .collect(),
+            )
+        }
+    }
+
+    impl Drop for Load {
+        fn drop(&mut self) {
+            for child in &mut self.0 {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+    }
+
+    /// Time limits are on CPU time: a case that needs 0.2 s of CPU passes under a 0.3 s
+    /// limit however loaded the machine (two busy loops beside it), batched or alone, and an
+    /// endless loop still times out.
+    #[test]
+    fn grades_do_not_depend_on_load() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let binary = program(dir.path());
+        let sandbox = Sandbox::new(Vec::new()).expect("sandbox");
+        let _load = Load::start();
+        let limits = limits();
+        for _ in 0..3 {
+            let outcomes = run(
+                &sandbox,
+                &Batch {
+                    program: &binary,
+                    args: &[],
+                    inputs: vec![b"spin", b"spin", b"spin", b"hang"],
+                    limits: &limits,
+                },
+            )
+            .expect("the batch runs");
+            assert_eq!(outcomes.len(), 4);
+            for outcome in &outcomes[..3] {
+                assert_eq!(outcome.termination, Termination::Exited(0));
+                assert_eq!(outcome.stdout, b"spun\n");
+                assert!(outcome.elapsed >= Duration::from_millis(190), "CPU time");
+            }
+            assert_eq!(outcomes[3].termination, Termination::Timeout);
+            let alone = sandbox
+                .run(&RunRequest {
+                    program: &binary,
+                    args: &[],
+                    stdin: b"spin",
+                    env: &[],
+                    limits: &limits,
+                    silence: None,
+                })
+                .expect("the run");
+            assert_eq!(alone.termination, Termination::Exited(0));
+            assert_eq!(alone.stdout, b"spun\n");
+        }
+    }
+
+    /// Each case starts from a fresh, empty /tmp, and no other case's input is in the memory
+    /// it inherits from the batch (alone, the program prints 1 and clean).
+    #[test]
+    fn cases_share_no_state() {
+        let (outcomes, _) = run_program(vec![
+            b"count",
+            b"count",
+            b"memory",
+            b"SECRET-NEXT-CASE",
+            b"count",
+        ]);
+        let out = |i: usize| String::from_utf8_lossy(&outcomes[i].stdout).into_owned();
+        assert_eq!(out(0), "1\n");
+        assert_eq!(out(1), "1\n", "the first case's /tmp/count is gone");
+        assert_eq!(out(2), "clean\n", "the next case's input is not in memory");
+        assert_eq!(out(4), "1\n");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use super::cache::{self, BuildCache};
-use super::sandbox::{self, RunLimits, RunRequest, Sandbox, Termination};
+use super::sandbox::{self, Bind, RunLimits, RunRequest, Sandbox, Termination};
 use super::submission::{quoted_includes, Submission};
 use crate::assignment::spec::Spec;
 use crate::error::Error;
@@ -219,7 +219,7 @@ impl<'a> Workspace<'a> {
             let object = out_dir.join(source.replace(".c", ".o"));
             let mut args = student_flags.clone();
             args.extend(["-c".into(), source.clone(), "-o".into(), path_arg(&object)]);
-            if !self.compile(compiler, &args, timeout, &mut log)? {
+            if !self.compile(compiler, &args, timeout, &mut log, &self.student_binds())? {
                 return Ok(Built {
                     binary: None,
                     log,
@@ -241,10 +241,17 @@ impl<'a> Workspace<'a> {
             match &spec.build.harness {
                 Some(harness) => {
                     let source = spec.dir.join(harness);
-                    args.push(
-                        self.harness_object(compiler, spec, &source, &flags, timeout)
-                            .map_or_else(|| path_arg(&source), |object| path_arg(&object)),
-                    );
+                    let object = self.harness_object(compiler, spec, &source, &flags, timeout);
+                    match object {
+                        Some(object) => args.push(path_arg(&object)),
+                        None => {
+                            // The compiler of a link with the student's files sees only the
+                            // workspace: a copy of the harness is compiled there.
+                            let copy = out_dir.join("harness.c");
+                            std::fs::copy(&source, &copy)?;
+                            args.push(path_arg(&copy));
+                        }
+                    }
                 }
                 None => {
                     log.push_str("this game has no unit-test harness\n");
@@ -262,7 +269,13 @@ impl<'a> Workspace<'a> {
         args.extend(spec.build.link.iter().cloned());
         args.extend(RUNTIME_LINK_FLAGS.map(String::from));
         let mut link_log = String::new();
-        let linked = self.compile(compiler, &args, timeout, &mut link_log)?;
+        let linked = self.compile(
+            compiler,
+            &args,
+            timeout,
+            &mut link_log,
+            &self.student_binds(),
+        )?;
         if !linked && !extra.iter().any(|flag| flag == FCOMMON) {
             let clashes = header_global_clashes(&link_log, self.path());
             if !clashes.is_empty() {
@@ -304,6 +317,7 @@ impl<'a> Workspace<'a> {
             &[RUNTIME_SOURCE.as_bytes()],
             args,
             timeout,
+            &[],
         )
     }
 
@@ -327,12 +341,24 @@ impl<'a> Workspace<'a> {
         let borrowed: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
         let mut args = flags.to_vec();
         args.extend(["-I".into(), path_arg(&spec.dir), path_arg(source)]);
-        self.shared_object(compiler, "harness", &borrowed, args, timeout)
+        let spec_folder = Bind {
+            path: spec.dir.clone(),
+            writable: false,
+        };
+        self.shared_object(
+            compiler,
+            "harness",
+            &borrowed,
+            args,
+            timeout,
+            &[spec_folder],
+        )
     }
 
     /// An object compiled once per referee process with `args` (flags and the source) and
-    /// kept in the scratch folder under a name made of `inputs` (the sources' contents) and
-    /// `args`; `None` if it does not compile.
+    /// kept in the sandbox's shared folder under a name made of `inputs` (the sources'
+    /// contents) and `args`; `None` if it does not compile. The compiler sees the workspace
+    /// (its working folder), the shared folder and `binds`.
     fn shared_object(
         &self,
         compiler: &Compiler,
@@ -340,6 +366,7 @@ impl<'a> Workspace<'a> {
         inputs: &[&[u8]],
         mut args: Vec<String>,
         timeout: Duration,
+        binds: &[Bind],
     ) -> Option<PathBuf> {
         let mut parts: Vec<&[u8]> = vec![
             compiler.path.as_os_str().as_encoded_bytes(),
@@ -347,10 +374,8 @@ impl<'a> Workspace<'a> {
         ];
         parts.extend(inputs);
         parts.extend(args.iter().map(|a| a.as_bytes()));
-        let object = self
-            .sandbox
-            .scratch()
-            .join(format!("{what}-{}.o", &cache::key(&parts)[..16]));
+        let shared = self.sandbox.shared();
+        let object = shared.join(format!("{what}-{}.o", &cache::key(&parts)[..16]));
         if object.is_file() {
             return Some(object);
         }
@@ -359,36 +384,67 @@ impl<'a> Workspace<'a> {
         let staging = tempfile::Builder::new()
             .prefix(&format!("{what}-"))
             .suffix(".o")
-            .tempfile_in(self.sandbox.scratch())
+            .tempfile_in(shared)
             .ok()?
             .into_temp_path();
         args.extend(["-c".into(), "-o".into(), path_arg(&staging)]);
         let mut log = String::new();
-        if !self.compile(compiler, &args, timeout, &mut log).ok()? {
+        let mut all_binds = vec![
+            Bind {
+                path: self.path().to_path_buf(),
+                writable: false,
+            },
+            Bind {
+                path: shared.to_path_buf(),
+                writable: true,
+            },
+        ];
+        all_binds.extend(binds.iter().cloned());
+        if !self
+            .compile(compiler, &args, timeout, &mut log, &all_binds)
+            .ok()?
+        {
             return None;
         }
         staging.persist(&object).ok()?;
         Some(object)
     }
 
-    /// Runs the compiler in the workspace under limits; appends its output to `log`.
+    /// What the compiler of the student's files sees of the host: the workspace (a private
+    /// copy of the submission's files), and referee's compiled runtime and harness, read-only.
+    fn student_binds(&self) -> [Bind; 2] {
+        [
+            Bind {
+                path: self.path().to_path_buf(),
+                writable: true,
+            },
+            Bind {
+                path: self.sandbox.shared().to_path_buf(),
+                writable: false,
+            },
+        ]
+    }
+
+    /// Runs the compiler in the workspace under limits, seeing only `binds` of the host
+    /// besides the system folders (see `Sandbox::run_tool`); appends its output to `log`.
     fn compile(
         &self,
         compiler: &Compiler,
         args: &[String],
         timeout: Duration,
         log: &mut String,
+        binds: &[Bind],
     ) -> std::io::Result<bool> {
         let limits = RunLimits {
             timeout,
             cpu_seconds: timeout.as_secs().max(1) + 1,
-            memory_bytes: Some(4 << 30),
+            memory_bytes: Some(1 << 30),
             output_bytes: 256 << 10,
             file_size_bytes: 256 << 20,
             open_files: 256,
             processes: 4096,
         };
-        let outcome = self.sandbox.run_plain(
+        let outcome = self.sandbox.run_tool(
             &RunRequest {
                 program: &compiler.path,
                 args,
@@ -398,6 +454,7 @@ impl<'a> Workspace<'a> {
                 silence: None,
             },
             self.path(),
+            binds,
         )?;
         log.push_str(&String::from_utf8_lossy(&outcome.stderr));
         log.push_str(&String::from_utf8_lossy(&outcome.stdout));

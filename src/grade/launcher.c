@@ -5,20 +5,34 @@
  * referee's page tables. Built by build.rs and embedded in the referee executable.
  *
  *   launcher TOKEN run [OPTION]... -- PROGRAM [ARG]...    (PROGRAM without a slash: found in PATH)
- *     --isolate separate|user   new mount, network and IPC namespaces (user: inside a new
- *                               user namespace, mapped to --map-uid/--map-gid)
+ *     --parent PID              referee's pid: the launcher dies with it (and with it the run)
+ *     --isolate separate|user   new mount, network, IPC and PID namespaces (user: inside a new
+ *                               user namespace whose uid and gid 0 are --map-uid/--map-gid,
+ *                               the program without any capability), a minimal root
+ *                               file system, and the launcher as the namespace's init
+ *     --root DIR                with --isolate: an empty folder the new root is built on
  *     --netns PATH              with --isolate separate: join this (empty) network namespace
  *                               instead of making one; referee lends each to one run at a time
- *     --program FILE --tmp-size B --tmp-owner UID --tmp-group GID
+ *     --tmp-size B --tmp-owner UID --tmp-group GID
  *                               with --isolate: /tmp is a new tmpfs of B bytes owned by UID
- *                               and GID (the working folder, empty but for a copy of FILE
- *                               as /tmp/program)
+ *                               and GID, the working folder unless --workdir says otherwise
+ *     --program FILE            with --isolate: a copy of FILE is /tmp/program
+ *     --bind DIR, --bind-rw DIR with --isolate: DIR is seen at the same place, read-only or not
+ *     --workdir DIR             with --isolate: the working folder inside
  *     --hide DIR                with --isolate: DIR is covered by an empty read-only tmpfs
+ *     --shm B                   with --isolate: System V and POSIX shared memory up to B bytes
  *     --uid N                   become uid and gid N (after the set-up, before the exec)
- *     --cpu S --fsize B --nofile N --nproc N [--as B]   resource limits
+ *     --cpu-ms MS               the program's CPU time limit (reported as SIGXCPU)
+ *     --cpu S --fsize B --nofile N --nproc N [--as B]   resource limits (of each process)
  *   launcher TOKEN sweep UID    kill every process running as UID
  *   launcher TOKEN hold         make an empty network namespace, say "ready", and keep it
  *                               until standard input closes (referee's end of the pipe)
+ *
+ * With --isolate the processes are: this one (in referee's PID namespace, the session leader
+ * referee waits for), the namespace's init (a fork of this one: it builds the root, starts the
+ * program, reaps what the program leaves and measures its CPU time), and the program. The
+ * init passes the program's wait status back through a pipe and this process ends the same
+ * way. When the init ends, the kernel kills everything left in the namespace.
  *
  * A failure before the exec prints "TOKEN what: reason" on stderr and exits with status
  * 125; the token (random per referee process) tells referee that the message is its own.
@@ -27,21 +41,33 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <linux/securebits.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define SETUP_FAILED 125
-#define MAX_HIDDEN 16
+#define MAX_LISTED 16
 
 static const char *token = "referee-launcher";
+/* The init's own arguments, wiped once the program has started: its /proc/1/cmdline would show
+ * the program referee's token and folders. */
+static int wiped_count;
+static char **wiped;
 
 static void fail(const char *what)
 {
@@ -67,7 +93,7 @@ static unsigned long long number(const char *text)
 
 static void write_proc(const char *path, const char *text)
 {
-    int fd = open(path, O_WRONLY);
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
     if (fd < 0)
         fail(path);
     ssize_t length = (ssize_t)strlen(text);
@@ -131,6 +157,374 @@ static void hold(void)
     _exit(0);
 }
 
+/* "ROOT" followed by PATH (which starts with a slash). */
+static void under(char *out, const char *root, const char *path)
+{
+    if (snprintf(out, PATH_MAX, "%s%s", root, path) >= PATH_MAX) {
+        errno = ENAMETOOLONG;
+        fail(path);
+    }
+}
+
+/* mkdir -p of an absolute path (its parents made 0755). */
+static void make_folders(const char *path)
+{
+    char partial[PATH_MAX];
+    size_t length = strlen(path);
+    if (length >= sizeof partial) {
+        errno = ENAMETOOLONG;
+        fail(path);
+    }
+    for (size_t i = 1; i <= length; i++) {
+        if (path[i] == '/' || path[i] == 0) {
+            memcpy(partial, path, i);
+            partial[i] = 0;
+            if (mkdir(partial, 0755) < 0 && errno != EEXIST)
+                fail(partial);
+        }
+    }
+}
+
+/* An empty file to bind a file onto. */
+static void make_file(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        fail(path);
+    close(fd);
+}
+
+/* Binds `from` onto `to`; read-only unless `writable`. A remount of a bind must keep the
+ * flags the source mount has (a user namespace may not clear them), so they are read first. */
+static void bind(const char *from, const char *to, int writable)
+{
+    if (mount(from, to, NULL, MS_BIND | MS_REC, NULL) < 0)
+        fail(from);
+    if (writable)
+        return;
+    struct statvfs source;
+    if (statvfs(to, &source) < 0)
+        fail(to);
+    unsigned long flags = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID;
+    const unsigned long kept[][2] = {{ST_NOSUID, MS_NOSUID},     {ST_NODEV, MS_NODEV},
+                                     {ST_NOEXEC, MS_NOEXEC},     {ST_NOATIME, MS_NOATIME},
+                                     {ST_NODIRATIME, MS_NODIRATIME}, {ST_RELATIME, MS_RELATIME}};
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
+        if (source.f_flag & kept[i][0])
+            flags |= kept[i][1];
+    if (mount(NULL, to, NULL, flags, NULL) < 0)
+        fail(to);
+}
+
+/* Binds `from` onto `to` with set-uid programs inert (writable, for device files). */
+static void bind_writable(const char *from, const char *to)
+{
+    if (mount(from, to, NULL, MS_BIND, NULL) < 0)
+        fail(from);
+}
+
+/* A top-level folder of the host (/usr, /lib64...): bound read-only, or the same symbolic
+ * link (merged /usr); nothing if the host has none. */
+static void bind_system_folder(const char *root, const char *name)
+{
+    char host[64], inside[PATH_MAX], link[PATH_MAX];
+    struct stat info;
+    snprintf(host, sizeof host, "/%s", name);
+    if (lstat(host, &info) < 0)
+        return;
+    under(inside, root, host);
+    if (S_ISLNK(info.st_mode)) {
+        ssize_t length = readlink(host, link, sizeof link - 1);
+        if (length < 0)
+            fail(host);
+        link[length] = 0;
+        if (symlink(link, inside) < 0)
+            fail(inside);
+    } else if (S_ISDIR(info.st_mode)) {
+        if (mkdir(inside, 0755) < 0)
+            fail(inside);
+        bind(host, inside, 0);
+    }
+}
+
+/* The minimal root file system: what a C program and the toolchain need, read-only, and
+ * nothing else of the host. */
+struct root_plan {
+    const char *root;
+    unsigned long long tmp_size, shm_size;
+    long long tmp_owner, tmp_group;
+    const char *binds[MAX_LISTED];
+    int writable[MAX_LISTED];
+    int bind_count;
+    const char *hidden[MAX_LISTED];
+    int hidden_count;
+    int program_file;
+    const char *workdir;
+};
+
+static void build_root(const struct root_plan *plan)
+{
+    static const char *const system_folders[] = {"usr", "bin", "sbin", "lib", "lib32",
+                                                 "lib64", "libx32"};
+    /* What the C library reads (the loader's cache, users, time zone), all world-readable,
+     * and Debian's links to the default tools (cc is one). */
+    static const char *const etc_files[] = {"/etc/ld.so.cache", "/etc/ld.so.conf",
+                                            "/etc/localtime", "/etc/passwd", "/etc/group",
+                                            "/etc/nsswitch.conf", "/etc/alternatives"};
+    static const char *const devices[] = {"/dev/null", "/dev/zero", "/dev/urandom",
+                                          "/dev/random"};
+    const char *root = plan->root;
+    char inside[PATH_MAX], options[160];
+
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+        fail("make mounts private");
+    if (mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,nr_inodes=1024,mode=0755") < 0)
+        fail("mount the new root");
+    for (size_t i = 0; i < sizeof system_folders / sizeof system_folders[0]; i++)
+        bind_system_folder(root, system_folders[i]);
+
+    under(inside, root, "/etc");
+    make_folders(inside);
+    for (size_t i = 0; i < sizeof etc_files / sizeof etc_files[0]; i++) {
+        struct stat info;
+        if (access(etc_files[i], R_OK) < 0 || stat(etc_files[i], &info) < 0)
+            continue;
+        under(inside, root, etc_files[i]);
+        if (S_ISDIR(info.st_mode))
+            make_folders(inside);
+        else
+            make_file(inside);
+        bind(etc_files[i], inside, 0);
+    }
+
+    under(inside, root, "/dev");
+    make_folders(inside);
+    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {
+        under(inside, root, devices[i]);
+        make_file(inside);
+        bind_writable(devices[i], inside);
+    }
+    static const char *const links[][2] = {{"/proc/self/fd", "/dev/fd"},
+                                           {"/proc/self/fd/0", "/dev/stdin"},
+                                           {"/proc/self/fd/1", "/dev/stdout"},
+                                           {"/proc/self/fd/2", "/dev/stderr"}};
+    for (size_t i = 0; i < sizeof links / sizeof links[0]; i++) {
+        under(inside, root, links[i][1]);
+        if (symlink(links[i][0], inside) < 0)
+            fail(inside);
+    }
+    /* POSIX shared memory lives here: in memory, so no more than the memory limit. */
+    under(inside, root, "/dev/shm");
+    make_folders(inside);
+    snprintf(options, sizeof options, "size=%llu,mode=01777", plan->shm_size);
+    if (mount("tmpfs", inside, "tmpfs", MS_NOSUID | MS_NODEV, options) < 0)
+        fail("mount a tmpfs on /dev/shm");
+
+    /* A file system in memory: a fresh working folder costs nothing to make or remove (a
+     * folder on disk does), and all of it goes with the run's last process. */
+    under(inside, root, "/tmp");
+    make_folders(inside);
+    snprintf(options, sizeof options, "size=%llu,nr_inodes=4096,mode=0700,uid=%lld,gid=%lld",
+             plan->tmp_size, plan->tmp_owner, plan->tmp_group);
+    if (mount("tmpfs", inside, "tmpfs", MS_NOSUID | MS_NODEV, options) < 0)
+        fail("mount a tmpfs on /tmp");
+    if (plan->program_file >= 0) {
+        under(inside, root, "/tmp/program");
+        copy_program(plan->program_file, inside);
+    }
+
+    for (int i = 0; i < plan->bind_count; i++) {
+        under(inside, root, plan->binds[i]);
+        make_folders(inside);
+        bind(plan->binds[i], inside, plan->writable[i]);
+    }
+    for (int i = 0; i < plan->hidden_count; i++) {
+        under(inside, root, plan->hidden[i]);
+        /* A hidden folder that is not there needs no cover. */
+        if (mount("tmpfs", inside, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k") < 0 &&
+            errno != ENOENT)
+            fail("hide a folder");
+    }
+    under(inside, root, "/proc");
+    make_folders(inside);
+    /* This process is the PID namespace's init: the new /proc shows only the run. */
+    if (mount("proc", inside, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+        fail("mount /proc");
+    /* Its sysctls (the shared memory limits among them) stay as set for the run. */
+    under(inside, root, "/proc/sys");
+    bind(inside, inside, 0);
+
+    if (chdir(root) < 0)
+        fail("chdir to the new root");
+    if (syscall(SYS_pivot_root, ".", ".") < 0)
+        fail("pivot_root");
+    /* The old root is stacked under the new one: detach it. */
+    if (umount2(".", MNT_DETACH) < 0)
+        fail("detach the old root");
+    if (mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) < 0)
+        fail("make the new root read-only");
+    if (chdir(plan->workdir) < 0)
+        fail("chdir to the working folder");
+}
+
+/* Limits System V shared memory of this IPC namespace to `bytes` in all. */
+static void limit_shared_memory(unsigned long long bytes)
+{
+    char text[32];
+    unsigned long long pages = bytes / (unsigned long long)sysconf(_SC_PAGESIZE);
+    snprintf(text, sizeof text, "%llu", bytes);
+    write_proc("/proc/sys/kernel/shmmax", text);
+    snprintf(text, sizeof text, "%llu", pages);
+    write_proc("/proc/sys/kernel/shmall", text);
+}
+
+static void on_child(int signal_number)
+{
+    (void)signal_number;
+}
+
+static long long cpu_ns(clockid_t clock)
+{
+    struct timespec used;
+    if (clock_gettime(clock, &used) < 0)
+        return -1;
+    return (long long)used.tv_sec * 1000000000LL + used.tv_nsec;
+}
+
+/* Waits for `program` (a child of this process), reaping any other child meanwhile (as a
+ * namespace's init must), and returns its wait status. With `cpu_limit_ns`, the program is
+ * killed once it has used that much CPU time, and the status says SIGXCPU: CPU time does not
+ * depend on the machine's load, as the wall clock does. With `parent_gone` >= 0, returns -1
+ * as soon as that pipe's other end closes (the launcher above died). SIGCHLD must be blocked. */
+static int supervise(pid_t program, long long cpu_limit_ns, int parent_gone)
+{
+    clockid_t clock;
+    int have_clock = cpu_limit_ns > 0 && clock_getcpuclockid(program, &clock) == 0;
+    int over_limit = 0;
+    sigset_t waiting;
+    sigemptyset(&waiting);
+    struct pollfd watched = {parent_gone, POLLIN, 0};
+    for (;;) {
+        int status;
+        pid_t reaped;
+        while ((reaped = waitpid(-1, &status, WNOHANG)) > 0)
+            if (reaped == program)
+                return over_limit ? SIGXCPU : status;
+        struct timespec wait, *until = NULL;
+        if (have_clock && !over_limit) {
+            long long used = cpu_ns(clock);
+            if (used >= cpu_limit_ns) {
+                over_limit = 1;
+                kill(program, SIGKILL);
+                continue;
+            }
+            /* It cannot use more CPU time than the wall clock gives it. */
+            long long left = used < 0 ? 10000000LL : cpu_limit_ns - used;
+            wait.tv_sec = left / 1000000000LL;
+            wait.tv_nsec = left % 1000000000LL;
+            until = &wait;
+        }
+        if (ppoll(&watched, parent_gone >= 0 ? 1 : 0, until, &waiting) > 0)
+            return -1;
+    }
+}
+
+/* Ends this process the way the wait status says (the relay of the program's ending). */
+static void end_like(int status)
+{
+    if (WIFSIGNALED(status)) {
+        int signal_number = WTERMSIG(status);
+        sigset_t only;
+        signal(signal_number, SIG_DFL);
+        sigemptyset(&only);
+        sigaddset(&only, signal_number);
+        sigprocmask(SIG_UNBLOCK, &only, NULL);
+        raise(signal_number);
+        _exit(128 + signal_number);
+    }
+    _exit(WIFEXITED(status) ? WEXITSTATUS(status) : SETUP_FAILED);
+}
+
+struct program_plan {
+    char **argv;
+    unsigned long long cpu, fsize, nofile, nproc, address_space;
+    int have_as;
+    long long uid;
+    int drop_capabilities;
+};
+
+/* Leaves this process no capability, now or after the exec, though its uid is 0 (in a user
+ * namespace, where 0 is the invoking user: the namespace's root must own its IPC sysctls). */
+static void drop_capabilities(void)
+{
+    if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
+                                     SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED) < 0)
+        fail("securebits");
+    for (int capability = 0; prctl(PR_CAPBSET_READ, capability) >= 0; capability++)
+        if (prctl(PR_CAPBSET_DROP, capability) < 0)
+            fail("drop the capability bounding set");
+    struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct none[2];
+    memset(none, 0, sizeof none);
+    if (syscall(SYS_capset, &header, none) < 0)
+        fail("drop capabilities");
+}
+
+/* In the program's process: limits, uid, exec. */
+static void start_program(const struct program_plan *plan, const sigset_t *original_mask)
+{
+    signal(SIGCHLD, SIG_DFL);
+    sigprocmask(SIG_SETMASK, original_mask, NULL);
+    limit(RLIMIT_CPU, plan->cpu, "limit CPU time");
+    if (plan->have_as)
+        limit(RLIMIT_AS, plan->address_space, "limit memory");
+    limit(RLIMIT_FSIZE, plan->fsize, "limit file size");
+    limit(RLIMIT_NOFILE, plan->nofile, "limit open files");
+    limit(RLIMIT_NPROC, plan->nproc, "limit processes");
+    limit(RLIMIT_CORE, 0, "disable core dumps");
+    if (plan->uid >= 0) {
+        if (setgroups(0, NULL) < 0 || setgid((gid_t)plan->uid) < 0 || setuid((uid_t)plan->uid) < 0)
+            fail("become the run's uid");
+    }
+    if (plan->drop_capabilities)
+        drop_capabilities();
+    /* Set-uid programs in the system folders give nothing. */
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+        fail("no new privileges");
+    /* "Text file busy": another process may briefly hold a descriptor that was open for
+     * writing the program (until it execs); wait for it to go. */
+    for (int attempt = 0;; attempt++) {
+        execvp(plan->argv[0], plan->argv);
+        if (errno != ETXTBSY || attempt == 50)
+            break;
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    fail("exec");
+}
+
+/* Forks the program and supervises it; returns its wait status (-1: the parent died). */
+static int run_program(const struct program_plan *plan, long long cpu_limit_ns, int parent_gone)
+{
+    sigset_t child_signal, original_mask;
+    sigemptyset(&child_signal);
+    sigaddset(&child_signal, SIGCHLD);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_child;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGCHLD, &action, NULL);
+    sigprocmask(SIG_BLOCK, &child_signal, &original_mask);
+    pid_t program = fork();
+    if (program < 0)
+        fail("fork the program");
+    if (program == 0)
+        start_program(plan, &original_mask);
+    for (int i = 0; i < wiped_count; i++)
+        memset(wiped[i], 0, strlen(wiped[i]));
+    return supervise(program, cpu_limit_ns, parent_gone);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3)
@@ -146,12 +540,17 @@ int main(int argc, char **argv)
     if (strcmp(argv[2], "run") != 0)
         usage("TOKEN run|sweep|hold ...");
 
-    const char *isolate = NULL, *program = NULL, *netns = NULL, *hidden[MAX_HIDDEN];
-    int hidden_count = 0, program_at = 0;
-    long long uid = -1, map_uid = -1, map_gid = -1, tmp_owner = -1, tmp_group = -1;
-    unsigned long long tmp_size = 0;
-    unsigned long long cpu = 0, fsize = 0, nofile = 0, nproc = 0, address_space = 0;
-    int have_as = 0;
+    const char *isolate = NULL, *program = NULL, *netns = NULL;
+    struct root_plan root = {0};
+    struct program_plan plan = {0};
+    root.program_file = -1;
+    root.workdir = "/tmp";
+    root.tmp_owner = root.tmp_group = -1;
+    root.shm_size = 16 << 20;
+    plan.uid = -1;
+    long long map_uid = -1, map_gid = -1, parent = -1;
+    unsigned long long cpu_ms = 0, shm = 0;
+    int program_at = 0;
     for (int i = 3; i < argc; i++) {
         const char *option = argv[i];
         if (strcmp(option, "--") == 0) {
@@ -163,121 +562,145 @@ int main(int argc, char **argv)
         const char *value = argv[++i];
         if (strcmp(option, "--isolate") == 0)
             isolate = value;
+        else if (strcmp(option, "--parent") == 0)
+            parent = (long long)number(value);
+        else if (strcmp(option, "--root") == 0)
+            root.root = value;
         else if (strcmp(option, "--program") == 0)
             program = value;
+        else if (strcmp(option, "--workdir") == 0)
+            root.workdir = value;
         else if (strcmp(option, "--tmp-size") == 0)
-            tmp_size = number(value);
+            root.tmp_size = number(value);
         else if (strcmp(option, "--tmp-owner") == 0)
-            tmp_owner = (long long)number(value);
+            root.tmp_owner = (long long)number(value);
         else if (strcmp(option, "--tmp-group") == 0)
-            tmp_group = (long long)number(value);
+            root.tmp_group = (long long)number(value);
+        else if (strcmp(option, "--shm") == 0)
+            shm = number(value);
         else if (strcmp(option, "--netns") == 0)
             netns = value;
-        else if (strcmp(option, "--hide") == 0) {
-            if (hidden_count == MAX_HIDDEN)
+        else if (strcmp(option, "--bind") == 0 || strcmp(option, "--bind-rw") == 0) {
+            if (root.bind_count == MAX_LISTED)
+                usage("too many --bind folders");
+            root.writable[root.bind_count] = strcmp(option, "--bind-rw") == 0;
+            root.binds[root.bind_count++] = value;
+        } else if (strcmp(option, "--hide") == 0) {
+            if (root.hidden_count == MAX_LISTED)
                 usage("too many --hide folders");
-            hidden[hidden_count++] = value;
+            root.hidden[root.hidden_count++] = value;
         } else if (strcmp(option, "--uid") == 0)
-            uid = (long long)number(value);
+            plan.uid = (long long)number(value);
         else if (strcmp(option, "--map-uid") == 0)
             map_uid = (long long)number(value);
         else if (strcmp(option, "--map-gid") == 0)
             map_gid = (long long)number(value);
+        else if (strcmp(option, "--cpu-ms") == 0)
+            cpu_ms = number(value);
         else if (strcmp(option, "--cpu") == 0)
-            cpu = number(value);
+            plan.cpu = number(value);
         else if (strcmp(option, "--fsize") == 0)
-            fsize = number(value);
+            plan.fsize = number(value);
         else if (strcmp(option, "--nofile") == 0)
-            nofile = number(value);
+            plan.nofile = number(value);
         else if (strcmp(option, "--nproc") == 0)
-            nproc = number(value);
+            plan.nproc = number(value);
         else if (strcmp(option, "--as") == 0) {
-            address_space = number(value);
-            have_as = 1;
+            plan.address_space = number(value);
+            plan.have_as = 1;
         } else
             usage("an unknown option");
     }
     if (!program_at || program_at >= argc)
         usage("no program after --");
+    plan.argv = argv + program_at;
+    long long cpu_limit_ns = (long long)cpu_ms * 1000000LL;
 
+    /* Dies with referee, even by SIGKILL; if referee is already gone, there is nothing to do. */
+    if (parent >= 0) {
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+            fail("prctl");
+        if (getppid() != (pid_t)parent)
+            _exit(SETUP_FAILED);
+    }
     /* Its own session, so that referee can kill the run and everything it started. */
     if (setsid() < 0)
         fail("setsid");
-
-    if (isolate) {
-        int user = strcmp(isolate, "user") == 0;
-        if (!user && strcmp(isolate, "separate") != 0)
-            usage("--isolate separate|user");
-        if (!program || !tmp_size || tmp_owner < 0 || tmp_group < 0)
-            usage("--isolate needs --program, --tmp-size, --tmp-owner and --tmp-group");
-        /* Opened before any mount can cover it. */
-        int program_file = open(program, O_RDONLY | O_CLOEXEC);
-        if (program_file < 0)
-            fail("open the program");
-        int flags = CLONE_NEWNS | CLONE_NEWIPC | (user ? CLONE_NEWUSER : 0);
-        if (netns) {
-            int fd = open(netns, O_RDONLY | O_CLOEXEC);
-            if (fd < 0 || setns(fd, CLONE_NEWNET) < 0)
-                fail("join the network namespace");
-            close(fd);
-        } else {
-            flags |= CLONE_NEWNET;
-        }
-        if (unshare(flags) < 0)
-            fail("unshare");
-        if (user) {
-            char map[64];
-            write_proc("/proc/self/setgroups", "deny");
-            snprintf(map, sizeof map, "%lld %lld 1\n", map_uid, map_uid);
-            write_proc("/proc/self/uid_map", map);
-            snprintf(map, sizeof map, "%lld %lld 1\n", map_gid, map_gid);
-            write_proc("/proc/self/gid_map", map);
-        }
-        if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-            fail("make mounts private");
-        /* A file system in memory: a fresh working folder costs nothing to make or remove
-         * (a folder on disk does), and all of it goes with the run's last process. */
-        char options[128];
-        snprintf(options, sizeof options, "size=%llu,nr_inodes=4096,mode=0700,uid=%lld,gid=%lld",
-                 tmp_size, tmp_owner, tmp_group);
-        if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, options) < 0)
-            fail("mount a tmpfs on /tmp");
-        copy_program(program_file, "/tmp/program");
-        /* Missing on some systems: nothing to protect there then. */
-        mount("tmpfs", "/var/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=16m");
-        mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=16m");
-        for (int i = 0; i < hidden_count; i++) {
-            /* A hidden folder that is not there (e.g. inside the new /tmp) needs no cover. */
-            if (mount("tmpfs", hidden[i], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV,
-                      "size=4k") < 0 && errno != ENOENT)
-                fail("hide a folder");
-        }
-        if (chdir("/tmp") < 0)
-            fail("chdir /tmp");
-    }
-
-    limit(RLIMIT_CPU, cpu, "limit CPU time");
-    if (have_as)
-        limit(RLIMIT_AS, address_space, "limit memory");
-    limit(RLIMIT_FSIZE, fsize, "limit file size");
-    limit(RLIMIT_NOFILE, nofile, "limit open files");
-    limit(RLIMIT_NPROC, nproc, "limit processes");
     limit(RLIMIT_CORE, 0, "disable core dumps");
 
-    if (uid >= 0) {
-        if (setgroups(0, NULL) < 0 || setgid((gid_t)uid) < 0 || setuid((uid_t)uid) < 0)
-            fail("become the run's uid");
+    if (!isolate)
+        end_like(run_program(&plan, cpu_limit_ns, -1));
+
+    int user = strcmp(isolate, "user") == 0;
+    if (!user && strcmp(isolate, "separate") != 0)
+        usage("--isolate separate|user");
+    if (!root.root || !root.tmp_size || root.tmp_owner < 0 || root.tmp_group < 0)
+        usage("--isolate needs --root, --tmp-size, --tmp-owner and --tmp-group");
+    if (shm)
+        root.shm_size = shm;
+    /* Opened before any mount can cover it. */
+    if (program) {
+        root.program_file = open(program, O_RDONLY | O_CLOEXEC);
+        if (root.program_file < 0)
+            fail("open the program");
+    }
+    int flags = CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID | (user ? CLONE_NEWUSER : 0);
+    if (netns) {
+        int fd = open(netns, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || setns(fd, CLONE_NEWNET) < 0)
+            fail("join the network namespace");
+        close(fd);
+    } else {
+        flags |= CLONE_NEWNET;
+    }
+    if (unshare(flags) < 0)
+        fail("unshare");
+    if (user) {
+        char map[64];
+        write_proc("/proc/self/setgroups", "deny");
+        snprintf(map, sizeof map, "0 %lld 1\n", map_uid);
+        write_proc("/proc/self/uid_map", map);
+        snprintf(map, sizeof map, "0 %lld 1\n", map_gid);
+        write_proc("/proc/self/gid_map", map);
+        plan.drop_capabilities = 1;
     }
 
-    /* "Text file busy": another process may briefly hold a descriptor that was open for
-     * writing the program (until it execs); wait for it to go. */
-    for (int attempt = 0;; attempt++) {
-        execvp(argv[program_at], argv + program_at);
-        if (errno != ETXTBSY || attempt == 50)
-            break;
-        struct timespec pause = {0, 10 * 1000 * 1000};
-        nanosleep(&pause, NULL);
+    /* The init reports the program's wait status on `status`; it sees `alive` close if this
+     * process dies. */
+    int status_pipe[2], alive_pipe[2];
+    if (pipe2(status_pipe, O_CLOEXEC) < 0 || pipe2(alive_pipe, O_CLOEXEC) < 0)
+        fail("pipe");
+    pid_t init = fork();
+    if (init < 0)
+        fail("fork the namespace's init");
+    if (init == 0) {
+        close(status_pipe[0]);
+        close(alive_pipe[1]);
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+            fail("prctl");
+        struct pollfd parent_end = {alive_pipe[0], POLLIN, 0};
+        if (poll(&parent_end, 1, 0) > 0)
+            _exit(SETUP_FAILED);
+        limit_shared_memory(shm ? shm : root.shm_size);
+        build_root(&root);
+        wiped_count = argc;
+        wiped = argv;
+        int status = run_program(&plan, cpu_limit_ns, alive_pipe[0]);
+        if (status == -1 || write(status_pipe[1], &status, sizeof status) != sizeof status)
+            _exit(SETUP_FAILED);
+        _exit(0);
     }
-    fail("exec");
+    close(status_pipe[1]);
+    close(alive_pipe[0]);
+    if (root.program_file >= 0)
+        close(root.program_file);
+    int init_status = 0, program_status = 0;
+    while (waitpid(init, &init_status, 0) < 0)
+        if (errno != EINTR)
+            fail("wait for the namespace's init");
+    /* No status: the init itself failed (its message is on stderr) or was killed. */
+    if (read(status_pipe[0], &program_status, sizeof program_status) != sizeof program_status)
+        end_like(init_status);
+    end_like(program_status);
     return SETUP_FAILED;
 }

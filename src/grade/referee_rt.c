@@ -14,16 +14,21 @@
 
    Batches: with REFEREE_BATCH="TIMEOUT_MS OUTPUT_CAP SWEEP" set, the process runs many cases
    of one binary in one sandboxed run (see grade/batch.rs): before main, it reads the cases from
-   stdin ("LENGTH\n" then LENGTH bytes of that case's stdin, repeated) and forks one child per
-   case. The child, in a process group of its own, in a fresh folder, with the case's stdin and
-   its own stdout and stderr pipes, goes on to main; the parent never reaches main. For each
+   stdin one at a time ("LENGTH\n" then LENGTH bytes of that case's stdin, repeated), so that a
+   case inherits no other case's input, and forks one child per case. Before each case the
+   working folder is emptied (but for the program) and, in the run's own IPC namespace, shared
+   memory is cleared: each case starts as a run of its own would. The child, in a process
+   group of its own, with the case's stdin and its own stdout and stderr pipes, goes on to
+   main; the parent never reaches main. For each
    case the parent writes a record on its stdout: "INDEX KIND VALUE MICROSECONDS STDOUT_LENGTH
    STDERR_LENGTH\n" and then the two outputs, KIND being e (exit status VALUE), s (signal
-   VALUE), t (timeout) or o (output cap). With SWEEP 1 (the run has a uid of its own) it then
-   kills every other process of its uid, so nothing a case left running meets the next case. It
+   VALUE), t (timeout) or o (output cap), MICROSECONDS the CPU time the case used. TIMEOUT_MS
+   limits each case's CPU time; its wall clock is only a backstop (3 x that + 1 s). With SWEEP 1 (the run has a PID namespace of its own)
+   it then kills every other process it can, so nothing a case left running meets the next. It
    stops after a timeout, or when a case's sockets outlive it, and referee runs what is left
    case by case. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -31,8 +36,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ipc.h>
 #include <sys/mman.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -83,6 +93,8 @@ __attribute__((constructor)) static void referee_runtime_start(void) {
 /* After its process exits, how long a case's pipes may stay open (held by a process that left
    its group) before the parent stops reading them. */
 #define REFEREE_DRAIN_GRACE_US 500000LL
+/* A case's wall-clock backstop: this many times its CPU time limit, plus a second. */
+#define REFEREE_WALL_FACTOR 3LL
 
 struct referee_bytes {
     char *data;
@@ -110,33 +122,127 @@ static int referee_write_all(int fd, const char *data, size_t length) {
     return 0;
 }
 
-/* All of standard input. */
-static int referee_read_all(struct referee_bytes *input) {
-    size_t capacity = 1 << 16;
-    input->data = malloc(capacity);
-    input->length = 0;
-    while (input->data != NULL) {
-        if (input->length == capacity) {
-            capacity *= 2;
-            char *grown = realloc(input->data, capacity);
-            if (grown == NULL) {
-                return -1;
-            }
-            input->data = grown;
-        }
-        ssize_t got = read(STDIN_FILENO, input->data + input->length, capacity - input->length);
+/* Exactly `length` bytes of standard input; -1 when it ends first. */
+static int referee_read_exactly(char *into, size_t length) {
+    while (length > 0) {
+        ssize_t got = read(STDIN_FILENO, into, length);
         if (got < 0 && errno == EINTR) {
             continue;
         }
-        if (got < 0) {
+        if (got <= 0) {
             return -1;
         }
-        if (got == 0) {
-            return 0;
-        }
-        input->length += (size_t) got;
+        into += got;
+        length -= (size_t) got;
     }
-    return -1;
+    return 0;
+}
+
+/* The next case's input from standard input ("LENGTH\n" then LENGTH bytes), read only now:
+   the parent never holds another case's input, which a case would inherit. 1 when there is
+   one, 0 at the end, -1 on malformed input. */
+static int referee_next_input(struct referee_bytes *input) {
+    char header[24];
+    size_t used = 0;
+    for (;;) {
+        ssize_t got = read(STDIN_FILENO, header + used, 1);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got <= 0) {
+            return used == 0 ? 0 : -1;
+        }
+        if (header[used] == '\n') {
+            break;
+        }
+        if (header[used] < '0' || header[used] > '9' || ++used == sizeof header) {
+            return -1;
+        }
+    }
+    header[used] = 0;
+    size_t length = (size_t) strtoull(header, NULL, 10);
+    char *data = malloc(length + 1);
+    if (used == 0 || data == NULL || referee_read_exactly(data, length) < 0) {
+        free(data);
+        return -1;
+    }
+    input->data = data;
+    input->length = length;
+    return 1;
+}
+
+/* Removes everything in the folder `dir` but, at the top (`keep` set), the program itself;
+   what a case made unreadable is made readable first. -1 when something stays. */
+static int referee_empty_folder(int dir, int keep) {
+    int listing = dup(dir);
+    DIR *entries = listing < 0 ? NULL : fdopendir(listing);
+    if (entries == NULL) {
+        if (listing >= 0) {
+            close(listing);
+        }
+        return -1;
+    }
+    /* The duplicate shares the offset an earlier listing left at the end. */
+    rewinddir(entries);
+    int result = 0;
+    struct dirent *entry;
+    while ((entry = readdir(entries)) != NULL) {
+        const char *name = entry->d_name;
+        if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+            (keep && strcmp(name, "program") == 0)) {
+            continue;
+        }
+        if (unlinkat(dir, name, 0) == 0) {
+            continue;
+        }
+        fchmodat(dir, name, 0700, 0);
+        int inner = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (inner < 0 || referee_empty_folder(inner, 0) < 0 || unlinkat(dir, name, AT_REMOVEDIR) < 0) {
+            result = -1;
+        }
+        if (inner >= 0) {
+            close(inner);
+        }
+    }
+    closedir(entries);
+    return result;
+}
+
+/* Removes what a case left in the run's shared memory: System V segments, semaphores and
+   message queues of this IPC namespace (the run's own), and POSIX objects in /dev/shm. */
+static int referee_clear_ipc(void) {
+    struct shmid_ds segment;
+    struct seminfo semaphores;
+    struct msqid_ds queue;
+    int highest = shmctl(0, SHM_INFO, (struct shmid_ds *) (void *) &(struct shm_info){0});
+    for (int i = 0; i <= highest; i++) {
+        int id = shmctl(i, SHM_STAT, &segment);
+        if (id >= 0) {
+            shmctl(id, IPC_RMID, NULL);
+        }
+    }
+    highest = semctl(0, 0, SEM_INFO, &semaphores);
+    for (int i = 0; i <= highest; i++) {
+        struct semid_ds set;
+        int id = semctl(i, 0, SEM_STAT, &set);
+        if (id >= 0) {
+            semctl(id, 0, IPC_RMID);
+        }
+    }
+    highest = msgctl(0, MSG_INFO, (struct msqid_ds *) (void *) &(struct msginfo){0});
+    for (int i = 0; i <= highest; i++) {
+        int id = msgctl(i, MSG_STAT, &queue);
+        if (id >= 0) {
+            msgctl(id, IPC_RMID, NULL);
+        }
+    }
+    int shm_folder = open("/dev/shm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (shm_folder < 0) {
+        return 0;
+    }
+    int result = referee_empty_folder(shm_folder, 0);
+    close(shm_folder);
+    return result;
 }
 
 /* Reads what is there from one case pipe; closes it at its end. Returns 1 when the case went
@@ -198,11 +304,6 @@ static int referee_run_case(int index, const char *input, size_t input_length,
     }
     if (child == 0) {
         setpgid(0, 0);
-        char folder[32];
-        snprintf(folder, sizeof folder, "case-%d", index);
-        if (mkdir(folder, 0700) == 0 && chdir(folder) != 0) {
-            _exit(126);
-        }
         dup2(stdin_file, STDIN_FILENO);
         dup2(out_pipe[1], STDOUT_FILENO);
         dup2(err_pipe[1], STDERR_FILENO);
@@ -229,8 +330,11 @@ static int referee_run_case(int index, const char *input, size_t input_length,
         {out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}, {process, POLLIN, 0}};
     out[0].length = out[1].length = 0;
     char kind = 0;
-    long long deadline = start + timeout_us;
-    long long elapsed = 0;
+    /* The limit is on the case's CPU time, which load does not change; the wall clock is a
+       backstop that only a sleeping or blocked case meets. */
+    clockid_t cpu_clock;
+    int have_clock = clock_getcpuclockid(child, &cpu_clock) == 0;
+    long long deadline = start + REFEREE_WALL_FACTOR * timeout_us + 1000000LL;
     int exited = 0;
     while (!kind && (watched[0].fd >= 0 || watched[1].fd >= 0 || !exited)) {
         long long left = deadline - referee_now_us();
@@ -239,6 +343,19 @@ static int referee_run_case(int index, const char *input, size_t input_length,
                 kind = 't';
             }
             break;
+        }
+        if (!exited && have_clock) {
+            struct timespec used;
+            if (clock_gettime(cpu_clock, &used) == 0) {
+                long long cpu_left = timeout_us - ((long long) used.tv_sec * 1000000LL +
+                                                   used.tv_nsec / 1000);
+                if (cpu_left <= 0) {
+                    kind = 't';
+                    break;
+                }
+                /* It cannot use more CPU time than the wall clock gives it. */
+                left = cpu_left < left ? cpu_left : left;
+            }
         }
         if (poll(watched, 3, (int) ((left + 999) / 1000)) < 0 && errno != EINTR) {
             kind = 't';
@@ -255,17 +372,18 @@ static int referee_run_case(int index, const char *input, size_t input_length,
             exited = 1;
             killpg(child, SIGKILL);
             watched[2].fd = -1;
-            elapsed = referee_now_us() - start;
-            deadline = start + elapsed + REFEREE_DRAIN_GRACE_US;
+            deadline = referee_now_us() + REFEREE_DRAIN_GRACE_US;
         }
     }
     killpg(child, SIGKILL);
     int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    struct rusage usage;
+    memset(&usage, 0, sizeof usage);
+    while (wait4(child, &status, 0, &usage) < 0 && errno == EINTR) {
     }
-    if (!exited) {
-        elapsed = referee_now_us() - start;
-    }
+    /* The time reported is the CPU time the case used (with what it waited for). */
+    long long elapsed = (long long) (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000000LL +
+                        usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
     for (int i = 0; i < 3; i++) {
         if (watched[i].fd >= 0) {
             close(watched[i].fd);
@@ -308,7 +426,7 @@ static long referee_sockets_in_use(void) {
     return count;
 }
 
-/* Kills every other process of this uid (what the case left running) and waits briefly for
+/* Kills every other process of the run (what the case left running) and waits briefly for
    their sockets to close; 0 when nothing is left. */
 static int referee_sweep(void) {
     kill(-1, SIGKILL);
@@ -337,26 +455,36 @@ __attribute__((constructor(101))) static void referee_batch(void) {
     struct referee_bytes input, out[2];
     out[0].data = malloc(cap);
     out[1].data = malloc(cap);
-    if (referee_read_all(&input) < 0 || out[0].data == NULL || out[1].data == NULL) {
+    int working_folder = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (out[0].data == NULL || out[1].data == NULL || working_folder < 0) {
         _exit(3);
     }
-    size_t at = 0;
-    for (int index = 0; at < input.length; index++) {
-        char *end;
-        unsigned long long length = strtoull(input.data + at, &end, 10);
-        if (end == input.data + at || *end != '\n' ||
-            length > input.length - (size_t) (end + 1 - input.data)) {
+    for (int index = 0;; index++) {
+        /* Each case starts as a run of its own: its folder holds only the program, and
+           (in the run's own IPC namespace) no shared memory is left from the case before. */
+        if (referee_empty_folder(working_folder, 1) < 0 || (sweep && referee_clear_ipc() < 0)) {
+            break;
+        }
+        int next = referee_next_input(&input);
+        if (next < 0) {
             _exit(3);
         }
-        const char *case_input = end + 1;
-        at = (size_t) (case_input - input.data) + length;
-        int outcome = referee_run_case(index, case_input, length, timeout_ms * 1000LL, cap, out);
+        if (next == 0) {
+            break;
+        }
+        int outcome = referee_run_case(index, input.data, input.length, timeout_ms * 1000LL, cap, out);
         if (outcome == 0) {
+            close(working_folder);
             free(input.data);
             free(out[0].data);
             free(out[1].data);
             return;
         }
+        /* Nothing of this case stays in memory the next case inherits. */
+        explicit_bzero(input.data, input.length);
+        free(input.data);
+        explicit_bzero(out[0].data, out[0].length);
+        explicit_bzero(out[1].data, out[1].length);
         if (outcome == 2 || (sweep && referee_sweep() != 0)) {
             break;
         }

@@ -6,6 +6,8 @@
 //!
 //! One file per binary (`runs/<sha256 of the binary>`) holds all its runs, read once before a
 //! submission's cases run and written once after, so a class of 300 costs 300 small files.
+//! The file starts with a digest of the binary's digest and the runs, checked on reading: a
+//! file damaged, cut short or moved from another binary's name counts as empty.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -18,7 +20,9 @@ use sha2::{Digest, Sha256};
 use super::cache;
 use super::sandbox::{RunLimits, RunOutcome, Termination};
 
-const MAGIC: &[u8] = b"referee runs 1\n";
+const MAGIC: &[u8] = b"referee runs 2\n";
+/// A SHA-256 digest, after the magic line.
+const DIGEST_BYTES: usize = 32;
 
 /// The kept runs of one binary, and the runs made since it was opened.
 pub struct RunStore {
@@ -47,7 +51,7 @@ impl RunStore {
         let path = root.join("runs").join(&binary_digest);
         let kept = std::fs::read(&path)
             .ok()
-            .and_then(|data| decode(&data))
+            .and_then(|data| decode(&data, &binary_digest))
             .unwrap_or_default();
         Ok(RunStore {
             path,
@@ -108,7 +112,7 @@ impl RunStore {
         let dir = self.path.parent().unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir)?;
         let mut staging = tempfile::NamedTempFile::new_in(dir)?;
-        staging.write_all(&encode(&all))?;
+        staging.write_all(&encode(&all, &self.binary_digest))?;
         staging.persist(&self.path).map(|_| ()).map_err(|e| e.error)
     }
 }
@@ -117,8 +121,24 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn encode(runs: &HashMap<String, RunOutcome>) -> Vec<u8> {
+/// The digest that ties the runs to their binary.
+fn digest(binary_digest: &str, runs: &[u8]) -> Vec<u8> {
+    let mut hasher = Sha256::new();
+    hasher.update(binary_digest.as_bytes());
+    hasher.update(runs);
+    hasher.finalize().to_vec()
+}
+
+fn encode(runs: &HashMap<String, RunOutcome>, binary_digest: &str) -> Vec<u8> {
+    let body = encode_runs(runs);
     let mut out = MAGIC.to_vec();
+    out.extend(digest(binary_digest, &body));
+    out.extend(body);
+    out
+}
+
+fn encode_runs(runs: &HashMap<String, RunOutcome>) -> Vec<u8> {
+    let mut out = Vec::new();
     let mut keys: Vec<&String> = runs.keys().collect();
     keys.sort();
     for key in keys {
@@ -162,10 +182,13 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn decode(data: &[u8]) -> Option<HashMap<String, RunOutcome>> {
-    let mut reader = Reader {
-        rest: data.strip_prefix(MAGIC)?,
-    };
+fn decode(data: &[u8], binary_digest: &str) -> Option<HashMap<String, RunOutcome>> {
+    let rest = data.strip_prefix(MAGIC)?;
+    let (stored, body) = rest.split_at_checked(DIGEST_BYTES)?;
+    if stored != digest(binary_digest, body).as_slice() {
+        return None;
+    }
+    let mut reader = Reader { rest: body };
     let mut runs = HashMap::new();
     while !reader.rest.is_empty() {
         let key = String::from_utf8(reader.part()?.to_vec()).ok()?;
@@ -276,12 +299,53 @@ mod tests {
     }
 
     #[test]
-    fn a_damaged_file_counts_as_empty() {
+    fn a_damaged_truncated_or_swapped_file_counts_as_empty() {
         let mut runs = HashMap::new();
         runs.insert("k".to_string(), outcome(b"x", Termination::OutputLimit));
-        let data = encode(&runs);
-        assert_eq!(decode(&data).map(|r| r.len()), Some(1));
-        assert!(decode(&data[..data.len() - 3]).is_none());
-        assert!(decode(b"something else").is_none());
+        let data = encode(&runs, "binary");
+        assert_eq!(decode(&data, "binary").map(|r| r.len()), Some(1));
+        let mut damaged = data.clone();
+        let last = damaged.len() - 20;
+        damaged[last] ^= 1;
+        assert!(decode(&damaged, "binary").is_none(), "damaged");
+        assert!(
+            decode(&data[..data.len() - 3], "binary").is_none(),
+            "truncated"
+        );
+        assert!(
+            decode(&data[..MAGIC.len() + 5], "binary").is_none(),
+            "truncated"
+        );
+        assert!(decode(&data, "another binary").is_none(), "swapped");
+        assert!(decode(b"something else", "binary").is_none());
+    }
+
+    #[test]
+    fn a_runs_file_swapped_from_another_binary_is_not_used() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (model, student) = (dir.path().join("model"), dir.path().join("student"));
+        std::fs::write(&model, b"\x7fELF model").expect("write");
+        std::fs::write(&student, b"\x7fELF student").expect("write");
+        let limits = limits();
+        let input = RunInput {
+            args: &[],
+            stdin: b"a",
+            env: &[],
+            limits: &limits,
+            sandbox: "basic",
+        };
+        let store = RunStore::open(dir.path(), &model).expect("open");
+        let key = store.key(&input);
+        store.put(key, &outcome(b"right", Termination::Exited(0)));
+        let model_file = store.path.clone();
+        store.save().expect("save");
+        let student_store = RunStore::open(dir.path(), &student).expect("open");
+        let student_key = student_store.key(&input);
+        let student_file = student_store.path.clone();
+        // The model's runs copied under the student's binary's name are refused.
+        std::fs::copy(&model_file, &student_file).expect("swap");
+        let reopened = RunStore::open(dir.path(), &student).expect("open");
+        assert!(reopened.kept.is_empty());
+        assert!(reopened.get(&student_key).is_none());
     }
 }

@@ -1,22 +1,66 @@
 //! Runs one untrusted program: its own session (killed as a whole), resource limits, a
-//! wall-clock timeout, capped output, a cleared environment and a fresh working directory;
-//! and, where the kernel allows, private mount, network and IPC namespaces with the project
-//! hidden, and (as root) a uid of its own.
+//! CPU-time limit with a wall-clock backstop, capped output, a cleared environment and a
+//! fresh working directory; and, where the kernel allows, new mount, PID, network and IPC
+//! namespaces on a minimal root file system, and (as root) a uid of its own. The compiler
+//! runs on the same minimal root (`run_tool`).
 
 use std::io::{Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex, Once};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
+/// A host folder seen at the same place inside an isolated run of a tool.
+#[derive(Debug, Clone)]
+pub struct Bind {
+    pub path: PathBuf,
+    pub writable: bool,
+}
+
+/// What an isolated run sees of the host beyond the minimal root.
+struct Inside<'a> {
+    /// Copied into the run's /tmp as `INSIDE_PROGRAM`, and run from there.
+    program: Option<&'a Path>,
+    workdir: &'a Path,
+    binds: &'a [Bind],
+    tmp_size: u64,
+    /// Run as referee's own user (a trusted tool), not a uid of its own.
+    own_uid: bool,
+    clock: Clock,
+}
+
+/// What a run's time limit (`RunLimits::timeout`) measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Clock {
+    /// The program's CPU time (untrusted programs): the same whatever the machine's load.
+    /// The wall clock is only a backstop, `WALL_BACKSTOP_FACTOR` x the limit + 1 s, which
+    /// only a sleeping or blocked program meets. `RunOutcome::elapsed` is CPU time.
+    Cpu,
+    /// The wall clock (the compiler).
+    Wall,
+}
+
+const WALL_BACKSTOP_FACTOR: u32 = 3;
+
+/// The wall-clock limit of a run whose time limit is `limit` on `clock`.
+pub fn wall_limit(limit: Duration, cpu_clock: bool) -> Duration {
+    if cpu_clock {
+        limit * WALL_BACKSTOP_FACTOR + Duration::from_secs(1)
+    } else {
+        limit
+    }
+}
+
 /// Limits for one run.
 #[derive(Debug, Clone)]
 pub struct RunLimits {
+    /// The time limit: CPU time for an untrusted program (`Sandbox::run`, whose wall clock
+    /// gets 3 x this + 1 s as a backstop), wall-clock time for a tool (the compiler).
     pub timeout: Duration,
     pub cpu_seconds: u64,
     /// Address space; `None` for no limit (sanitizer builds reserve terabytes).
@@ -42,6 +86,7 @@ pub struct RunOutcome {
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
     pub termination: Termination,
+    /// CPU time for untrusted programs (`Sandbox::run`), wall-clock time for tools.
     pub elapsed: Duration,
 }
 
@@ -97,6 +142,10 @@ pub struct Sandbox {
     user_processes: u64,
     /// The launcher (`launcher.c`), written into the scratch folder.
     launcher: PathBuf,
+    /// An empty folder in the scratch folder, on which each isolated run builds its root.
+    new_root: PathBuf,
+    /// Objects compiled once per referee process (runtime, harness), seen by every compile.
+    shared: PathBuf,
     /// Marks the launcher's own error messages (random per sandbox).
     token: String,
     /// Empty network namespaces not lent to a run right now (separate-uid runs only).
@@ -134,6 +183,12 @@ fn sockets_in_use(sockstat: &str) -> Option<u64> {
         .and_then(|count| count.trim().parse().ok())
 }
 
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        unregister_live(&LIVE_SCRATCH, &self.scratch.path().to_path_buf());
+    }
+}
+
 impl Drop for NetworkNamespace {
     fn drop(&mut self) {
         // Closing its standard input ends the holder.
@@ -148,14 +203,108 @@ const LAUNCHER: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/launcher"));
 /// The launcher's exit status when the set-up failed before the exec.
 const LAUNCH_FAILED: i32 = 125;
 
+/// The launchers of the runs under way (their process groups), and the scratch folders of the
+/// sandboxes alive: what an interrupted referee kills and removes before it exits.
+static LIVE_RUNS: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
+static LIVE_SCRATCH: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// The write end of the pipe on which the signal handler passes SIGINT or SIGTERM on.
+static INTERRUPT_PIPE: AtomicI32 = AtomicI32::new(-1);
+static INTERRUPT_HANDLER: Once = Once::new();
+/// Set once referee was interrupted: a run that starts after it is killed at once.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_interrupt(signal: libc::c_int) {
+    let byte = signal as u8;
+    // SAFETY: write is async-signal-safe; the descriptor stays open for the process's life.
+    unsafe {
+        libc::write(
+            INTERRUPT_PIPE.load(Ordering::Relaxed),
+            (&byte as *const u8).cast(),
+            1,
+        );
+    }
+}
+
+/// On SIGINT or SIGTERM: kills every run, removes the scratch folders and exits with 128 +
+/// the signal (130, 143), printing no report. A thread does it, woken by the handler.
+fn handle_interrupts() {
+    INTERRUPT_HANDLER.call_once(|| {
+        let mut ends = [0; 2];
+        // SAFETY: pipe2 fills the two descriptors of the array we own.
+        if unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC) } < 0 {
+            return;
+        }
+        INTERRUPT_PIPE.store(ends[1], Ordering::Relaxed);
+        let watcher = thread::Builder::new()
+            .name("interrupt".into())
+            .spawn(move || {
+                let mut byte = 0u8;
+                // SAFETY: reads one byte into a local from the pipe's read end, ours alone.
+                while unsafe { libc::read(ends[0], (&mut byte as *mut u8).cast(), 1) } != 1 {}
+                INTERRUPTED.store(true, Ordering::SeqCst);
+                // Other threads go on grading meanwhile (a workspace may be made while the
+                // scratch folder is being removed): kill and remove until nothing is left.
+                for _ in 0..50 {
+                    let runs = LIVE_RUNS
+                        .lock()
+                        .map(|runs| runs.clone())
+                        .unwrap_or_default();
+                    for group in runs {
+                        kill_group(group);
+                    }
+                    let scratch = LIVE_SCRATCH
+                        .lock()
+                        .map(|dirs| dirs.clone())
+                        .unwrap_or_default();
+                    for dir in &scratch {
+                        let _ = std::fs::remove_dir_all(dir);
+                    }
+                    if scratch.iter().all(|dir| !dir.exists()) {
+                        break;
+                    }
+                    thread::sleep(Duration::from_millis(20));
+                }
+                std::process::exit(128 + i32::from(byte));
+            });
+        if watcher.is_err() {
+            return;
+        }
+        for signal in [libc::SIGINT, libc::SIGTERM] {
+            // SAFETY: installs a handler that only calls write(2); the sigaction struct is
+            // fully initialised (zeroed, then the handler and an empty mask).
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_interrupt as extern "C" fn(libc::c_int) as usize;
+                libc::sigemptyset(&mut action.sa_mask);
+                action.sa_flags = libc::SA_RESTART;
+                libc::sigaction(signal, &action, std::ptr::null_mut());
+            }
+        }
+    });
+}
+
+fn register_live<T: PartialEq>(list: &Mutex<Vec<T>>, item: T) {
+    if let Ok(mut items) = list.lock() {
+        items.push(item);
+    }
+}
+
+fn unregister_live<T: PartialEq>(list: &Mutex<Vec<T>>, item: &T) {
+    if let Ok(mut items) = list.lock() {
+        items.retain(|i| i != item);
+    }
+}
+
 impl Sandbox {
     /// Probes what isolation the kernel allows; `hidden` are folders a program must not see
     /// (the project, with its cases and references).
     pub fn new(hidden: Vec<PathBuf>) -> std::io::Result<Self> {
         sweep_stale_scratch();
+        handle_interrupts();
         let scratch = tempfile::Builder::new()
             .prefix(&format!("referee-{}-", std::process::id()))
             .tempdir()?;
+        register_live(&LIVE_SCRATCH, scratch.path().to_path_buf());
         let mut hidden = hidden;
         hidden.push(scratch.path().to_path_buf());
         let launcher = scratch.path().join("launcher");
@@ -168,6 +317,10 @@ impl Sandbox {
                 .open(&launcher)?;
             file.write_all(LAUNCHER)?;
         }
+        let new_root = scratch.path().join("root");
+        std::fs::create_dir(&new_root)?;
+        let shared = scratch.path().join("shared");
+        std::fs::create_dir(&shared)?;
         // SAFETY: geteuid has no preconditions.
         let root = unsafe { libc::geteuid() } == 0;
         let (first_uid, lock) = if root {
@@ -187,6 +340,8 @@ impl Sandbox {
             _uid_block_lock: lock,
             user_processes: count_user_processes() + 256,
             launcher,
+            new_root,
+            shared,
             token: random_token()?,
             idle_networks: Mutex::new(Vec::new()),
             runs: AtomicUsize::new(0),
@@ -209,6 +364,11 @@ impl Sandbox {
         self.scratch.path()
     }
 
+    /// Where objects shared by every build are kept.
+    pub fn shared(&self) -> &Path {
+        &self.shared
+    }
+
     pub fn isolation(&self) -> &Isolation {
         &self.isolation
     }
@@ -216,8 +376,8 @@ impl Sandbox {
     /// One line for reports.
     pub fn describe(&self) -> String {
         match &self.isolation {
-            Isolation::SeparateUser => "namespaces (no network, private /tmp, project hidden), a separate uid per run, resource limits".into(),
-            Isolation::UserNamespace => "user namespace (no network, private /tmp, project hidden), resource limits; runs share your uid".into(),
+            Isolation::SeparateUser => "namespaces (no network, minimal root, own processes, private /tmp), a separate uid per run, CPU-time and resource limits".into(),
+            Isolation::UserNamespace => "user namespace (no network, minimal root, own processes, private /tmp), CPU-time and resource limits; runs share your uid".into(),
             Isolation::Basic(reason) => format!(
                 "basic only (session, resource limits, fresh directory): namespaces unavailable: {reason}"
             ),
@@ -263,7 +423,7 @@ impl Sandbox {
                 let run_dir = tempfile::Builder::new()
                     .prefix("run-")
                     .tempdir_in(self.scratch.path())?;
-                self.run_plain(request, run_dir.path())
+                self.run_in(request, run_dir.path(), Clock::Cpu)
             }
             Isolation::SeparateUser | Isolation::UserNamespace => {
                 let outcome = self.run_isolated(request)?;
@@ -275,13 +435,22 @@ impl Sandbox {
     /// A session and the limits only, in `cwd`, as referee's own user: the compiler and
     /// other trusted tools, and runs when namespaces are unavailable.
     pub fn run_plain(&self, request: &RunRequest, cwd: &Path) -> std::io::Result<RunOutcome> {
-        let mut command = self.launch(request.limits, request.limits.processes);
+        self.run_in(request, cwd, Clock::Wall)
+    }
+
+    fn run_in(
+        &self,
+        request: &RunRequest,
+        cwd: &Path,
+        clock: Clock,
+    ) -> std::io::Result<RunOutcome> {
+        let mut command = self.launch(request.limits, request.limits.processes, clock);
         command
             .current_dir(cwd)
             .arg("--")
             .arg(request.program)
             .args(request.args);
-        let outcome = execute(command, request, cwd)?;
+        let outcome = execute(command, request, cwd, clock)?;
         self.launched(outcome)
     }
 
@@ -333,9 +502,14 @@ impl Sandbox {
     }
 
     /// The launcher with the run's resource limits.
-    fn launch(&self, limits: &RunLimits, processes: u64) -> Command {
+    fn launch(&self, limits: &RunLimits, processes: u64, clock: Clock) -> Command {
         let mut command = Command::new(&self.launcher);
         command.arg(&self.token).arg("run");
+        command.args(["--parent", &std::process::id().to_string()]);
+        if clock == Clock::Cpu {
+            let millis = u64::try_from(limits.timeout.as_millis()).unwrap_or(u64::MAX);
+            command.args(["--cpu-ms", &millis.max(1).to_string()]);
+        }
         let mut limit = |option: &str, value: u64| {
             command.arg(option).arg(value.to_string());
         };
@@ -369,13 +543,63 @@ impl Sandbox {
     fn run_isolated(&self, request: &RunRequest) -> std::io::Result<RunOutcome> {
         let program = std::fs::canonicalize(request.program)?;
         let program_bytes = std::fs::metadata(&program)?.len();
+        // Room for the program, and for files up to the file-size limit.
+        let tmp_size = (program_bytes + request.limits.file_size_bytes + (1 << 20)).max(1 << 22);
+        self.isolated(
+            request,
+            &Inside {
+                program: Some(&program),
+                workdir: Path::new(INSIDE_DIR),
+                binds: &[],
+                tmp_size,
+                own_uid: false,
+                clock: Clock::Cpu,
+            },
+        )
+    }
+
+    /// Runs a trusted tool (the compiler) on untrusted input, as referee's own user: in the
+    /// minimal root with only `binds` of the host besides the system folders, where the
+    /// kernel allows it; otherwise as `run_plain` does, in `workdir`.
+    pub fn run_tool(
+        &self,
+        request: &RunRequest,
+        workdir: &Path,
+        binds: &[Bind],
+    ) -> std::io::Result<RunOutcome> {
+        if let Isolation::Basic(_) = self.isolation {
+            return self.run_plain(request, workdir);
+        }
+        let mut binds = binds.to_vec();
+        binds.extend(tool_prefix(request.program).map(|path| Bind {
+            path,
+            writable: false,
+        }));
+        let binds = &binds[..];
+        let outcome = self.isolated(
+            request,
+            &Inside {
+                program: None,
+                workdir,
+                binds,
+                tmp_size: request.limits.file_size_bytes + (1 << 20),
+                own_uid: true,
+                clock: Clock::Wall,
+            },
+        )?;
+        self.launched(outcome)
+    }
+
+    /// A run in new namespaces (mount, PID, IPC, network; user without root) on the minimal
+    /// root the launcher builds.
+    fn isolated(&self, request: &RunRequest, inside: &Inside) -> std::io::Result<RunOutcome> {
         let separate = self.isolation == Isolation::SeparateUser;
         let network = if separate {
             Some(self.lend_network()?)
         } else {
             None
         };
-        let uid = if separate {
+        let uid = if separate && !inside.own_uid {
             let taken = self.free_uids.lock().map(|mut free| free.pop());
             let uid = taken.ok().flatten().ok_or_else(|| {
                 std::io::Error::other("no free uid for the run (too many runs at once)")
@@ -384,50 +608,90 @@ impl Sandbox {
         } else {
             None
         };
-        let processes = if separate {
+        let processes = if uid.is_some() {
             request.limits.processes
         } else {
             self.user_processes
         };
         // SAFETY: geteuid/getegid have no preconditions.
         let (own_uid, own_gid) = unsafe { (libc::geteuid(), libc::getegid()) };
-        // Room for the program, and for files up to the file-size limit.
-        let tmp_size = (program_bytes + request.limits.file_size_bytes + (1 << 20)).max(1 << 22);
-        let mut command = self.launch(request.limits, processes);
+        let mut command = self.launch(request.limits, processes, inside.clock);
         command.current_dir(self.scratch.path());
-        command.arg("--program").arg(&program);
-        command.args(["--tmp-size", &tmp_size.to_string()]);
-        // A run's own uid is its gid too; in a user namespace only the user's own ids exist.
-        command.args(["--tmp-owner", &uid.unwrap_or(own_uid).to_string()]);
-        command.args(["--tmp-group", &uid.unwrap_or(own_gid).to_string()]);
-        for folder in &self.hidden {
+        command.arg("--root").arg(&self.new_root);
+        if let Some(program) = inside.program {
+            command.arg("--program").arg(program);
+        }
+        command.arg("--workdir").arg(inside.workdir);
+        command.args(["--tmp-size", &inside.tmp_size.to_string()]);
+        // A run's own uid is its gid too; in a user namespace the user's own ids are 0 (the
+        // only ids it maps).
+        let (tmp_owner, tmp_group) = match (separate, uid) {
+            (true, Some(uid)) => (uid, uid),
+            (true, None) => (own_uid, own_gid),
+            (false, _) => (0, 0),
+        };
+        command.args(["--tmp-owner", &tmp_owner.to_string()]);
+        command.args(["--tmp-group", &tmp_group.to_string()]);
+        if let Some(bytes) = request.limits.memory_bytes {
+            command.args(["--shm", &bytes.to_string()]);
+        }
+        for bind in inside.binds {
+            let option = if bind.writable { "--bind-rw" } else { "--bind" };
+            command.arg(option).arg(&bind.path);
+        }
+        // A bound folder stays visible even inside a hidden one.
+        for folder in self.hidden.iter().filter(|folder| {
+            !inside
+                .binds
+                .iter()
+                .any(|bind| bind.path.starts_with(folder) || folder.starts_with(&bind.path))
+        }) {
             command.arg("--hide").arg(folder);
         }
         if let Some(network) = &network {
             command.arg("--netns").arg(&network.path);
         }
-        match uid {
-            Some(uid) => {
+        match (separate, uid) {
+            (true, Some(uid)) => {
                 command.args(["--isolate", "separate", "--uid", &uid.to_string()]);
             }
-            None => {
+            (true, None) => {
+                command.args(["--isolate", "separate"]);
+            }
+            (false, _) => {
                 command.args(["--isolate", "user"]);
                 command.args(["--map-uid", &own_uid.to_string()]);
                 command.args(["--map-gid", &own_gid.to_string()]);
             }
         }
-        command.arg("--").arg(INSIDE_PROGRAM).args(request.args);
-        let outcome = execute(command, request, Path::new(INSIDE_DIR));
+        command.arg("--");
+        match inside.program {
+            Some(_) => command.arg(INSIDE_PROGRAM),
+            None => command.arg(request.program),
+        };
+        command.args(request.args);
+        let outcome = execute(command, request, inside.workdir, inside.clock);
+        // The namespace's init reaped every process of the run before the launcher ended by
+        // itself; a launcher that referee killed leaves that to the kernel, so the sweep
+        // makes sure before the uid and the network namespace are lent again.
+        let ended_by_itself = outcome.as_ref().is_ok_and(|outcome| {
+            matches!(
+                outcome.termination,
+                Termination::Exited(_) | Termination::Signaled(_)
+            )
+        });
         if let Some(uid) = uid {
-            self.kill_every_process_of(uid);
-            // A namespace goes back to the pool only if nothing of this run is left in it;
-            // otherwise it is dropped and the next run gets a new one.
-            if let Some(network) = network.filter(NetworkNamespace::is_empty) {
-                if let Ok(mut idle) = self.idle_networks.lock() {
-                    idle.push(network);
-                }
+            if !ended_by_itself {
+                self.kill_every_process_of(uid);
             }
             self.return_uid(uid);
+        }
+        // A namespace goes back to the pool only if nothing of this run is left in it;
+        // otherwise it is dropped and the next run gets a new one.
+        if let Some(network) = network.filter(NetworkNamespace::is_empty) {
+            if let Ok(mut idle) = self.idle_networks.lock() {
+                idle.push(network);
+            }
         }
         outcome
     }
@@ -439,9 +703,30 @@ impl Sandbox {
     }
 }
 
+/// The folder a tool installed outside the system folders lives in (the parent of its `bin`),
+/// which its run must see; `None` for a tool in the system folders or found in `PATH`.
+fn tool_prefix(program: &Path) -> Option<PathBuf> {
+    if !program.is_absolute() {
+        return None;
+    }
+    let real = std::fs::canonicalize(program).ok()?;
+    let system = [
+        "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+    ];
+    if system.iter().any(|folder| real.starts_with(folder)) {
+        return None;
+    }
+    Some(real.parent()?.parent()?.to_path_buf())
+}
+
 /// Spawns the prepared command, feeds stdin, drains and caps output, enforces the
 /// timeout and kills the whole session at the end.
-fn execute(mut command: Command, request: &RunRequest, home: &Path) -> std::io::Result<RunOutcome> {
+fn execute(
+    mut command: Command,
+    request: &RunRequest,
+    home: &Path,
+    clock: Clock,
+) -> std::io::Result<RunOutcome> {
     command
         .env_clear()
         .env("PATH", "/usr/local/bin:/usr/bin:/bin")
@@ -453,6 +738,23 @@ fn execute(mut command: Command, request: &RunRequest, home: &Path) -> std::io::
         .stderr(Stdio::piped());
     let start = Instant::now();
     let mut child = spawn_retrying_busy(&mut command)?;
+    let group = child.id() as libc::pid_t;
+    register_live(&LIVE_RUNS, group);
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        kill_group(group);
+    }
+    let outcome = supervise(&mut child, request, start, clock);
+    unregister_live(&LIVE_RUNS, &group);
+    outcome
+}
+
+/// Feeds, drains and waits for a started run (see `execute`).
+fn supervise(
+    child: &mut std::process::Child,
+    request: &RunRequest,
+    start: Instant,
+    clock: Clock,
+) -> std::io::Result<RunOutcome> {
     let group = child.id() as libc::pid_t;
 
     let stdin = child.stdin.take();
@@ -497,21 +799,24 @@ fn execute(mut command: Command, request: &RunRequest, home: &Path) -> std::io::
     }
     drop(sender);
 
-    let status = match request.silence {
-        None => child.wait_timeout(request.limits.timeout)?,
-        Some(silence) => {
-            wait_while_heard(&mut child, start, request.limits.timeout, silence, &heard)?
-        }
+    let wall = wall_limit(request.limits.timeout, clock == Clock::Cpu);
+    let exit = ExitWatch::new(child);
+    let exited = match request.silence {
+        None => exit.wait(child, wall)?,
+        Some(silence) => wait_while_heard(child, &exit, start, wall, silence, &heard)?,
     };
-    let timed_out = status.is_none();
+    let timed_out = !exited;
+    // The CPU time of the launcher and all it waited for (the program), read while it is
+    // a zombie, before it is reaped.
+    let cpu = exit.cpu_time();
     // Kill the whole session: after a timeout, and also after a normal exit, so no
     // descendant outlives the run.
     kill_group(group);
-    let status = match status {
-        Some(status) => status,
-        None => child.wait()?,
+    let status = child.wait()?;
+    let elapsed = match clock {
+        Clock::Cpu => cpu.unwrap_or_else(|| start.elapsed()),
+        Clock::Wall => start.elapsed(),
     };
-    let elapsed = start.elapsed();
 
     let mut stdout = (Vec::new(), false);
     let mut stderr = (Vec::new(), false);
@@ -567,24 +872,92 @@ enum Stream {
 }
 
 /// Waits for the child until `timeout` from `start`, or until its stdout has been silent for
-/// `silence`; `None` when either ran out.
+/// `silence`; false when either ran out.
 fn wait_while_heard(
     child: &mut std::process::Child,
+    exit: &ExitWatch,
     start: Instant,
     timeout: Duration,
     silence: Duration,
     heard: &AtomicU64,
-) -> std::io::Result<Option<std::process::ExitStatus>> {
+) -> std::io::Result<bool> {
     loop {
         let last_heard = Duration::from_millis(heard.load(Ordering::Relaxed));
         let until = (last_heard + silence).min(timeout);
         let now = start.elapsed();
         if now >= until {
-            return Ok(None);
+            return Ok(false);
         }
-        if let Some(status) = child.wait_timeout(until - now)? {
-            return Ok(Some(status));
+        if exit.wait(child, until - now)? {
+            return Ok(true);
         }
+    }
+}
+
+/// Watches a started launcher through a pidfd: its end can be awaited without reaping it, so
+/// that its CPU time (and that of everything it waited for) can still be read. Without
+/// pidfds (Linux before 5.3) it is reaped at once and its CPU time is unknown.
+struct ExitWatch {
+    pid: u32,
+    pidfd: Option<std::os::fd::OwnedFd>,
+}
+
+impl ExitWatch {
+    fn new(child: &std::process::Child) -> Self {
+        use std::os::fd::FromRawFd;
+        // SAFETY: pidfd_open returns a new descriptor (owned here) or -1.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, child.id(), 0) };
+        let pidfd = i32::try_from(fd)
+            .ok()
+            .filter(|&fd| fd >= 0)
+            // SAFETY: `fd` is a fresh descriptor nobody else owns.
+            .map(|fd| unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) });
+        ExitWatch {
+            pid: child.id(),
+            pidfd,
+        }
+    }
+
+    /// Whether the child ended within `wait`.
+    fn wait(&self, child: &mut std::process::Child, wait: Duration) -> std::io::Result<bool> {
+        use std::os::fd::AsRawFd;
+        let Some(pidfd) = &self.pidfd else {
+            return Ok(child.wait_timeout(wait)?.is_some());
+        };
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let millis = i32::try_from(left.as_micros().div_ceil(1000)).unwrap_or(i32::MAX);
+            let mut watched = libc::pollfd {
+                fd: pidfd.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: polls one descriptor we own, described by a local struct.
+            let ready = unsafe { libc::poll(&mut watched, 1, millis) };
+            if ready > 0 {
+                return Ok(true);
+            }
+            if ready == 0 && Instant::now() >= deadline {
+                return Ok(false);
+            }
+        }
+    }
+
+    /// CPU time used by the launcher and the processes it waited for, while it is a zombie.
+    fn cpu_time(&self) -> Option<Duration> {
+        self.pidfd.as_ref()?;
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid)).ok()?;
+        let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+        // utime, stime, cutime, cstime: fields 14 to 17 of the line, in clock ticks.
+        let ticks: u64 = fields
+            .get(11..15)?
+            .iter()
+            .map(|f| f.parse::<u64>().ok())
+            .sum::<Option<u64>>()?;
+        // SAFETY: sysconf has no preconditions.
+        let per_second = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).ok()?;
+        (per_second > 0).then(|| Duration::from_millis(ticks * 1000 / per_second))
     }
 }
 
@@ -628,8 +1001,9 @@ fn kill_group(group: libc::pid_t) {
 /// file this process can lock exclusively, starting from one derived from the pid.
 fn claim_uid_block() -> std::io::Result<(u32, Option<std::fs::File>)> {
     use std::os::fd::AsRawFd;
-    let dir = std::env::temp_dir().join("referee-uid-blocks");
-    std::fs::create_dir_all(&dir)?;
+    // One folder for every referee process whatever its TMPDIR, or two could take one block.
+    let dir = Path::new("/tmp/referee-uid-blocks");
+    std::fs::create_dir_all(dir)?;
     let start = std::process::id() % UID_BLOCKS;
     for offset in 0..UID_BLOCKS {
         let block = (start + offset) % UID_BLOCKS;
@@ -835,6 +1209,24 @@ mod tests {
             let out = sh(&sandbox, "echo \"[$REFEREE_SECRET_TEST]\"", "", &limits());
             assert_eq!(out.stdout, b"[]\n");
         }
+    }
+
+    #[test]
+    fn abort_is_reported_as_sigabrt() {
+        for sandbox in sandboxes() {
+            let out = sh(&sandbox, "kill -ABRT $$", "", &limits());
+            assert_eq!(out.termination, Termination::Signaled(libc::SIGABRT));
+        }
+    }
+
+    #[test]
+    fn an_isolated_run_sees_only_its_own_processes_and_not_its_launchers_arguments() {
+        let sandbox = Sandbox::new(Vec::new()).expect("sandbox");
+        let script =
+            "echo $$; ls /proc | grep -c '^[0-9]'; tr -d '\\000' < /proc/1/cmdline | wc -c";
+        let out = sh(&sandbox, script, "", &limits());
+        // The init (1), this shell (2), and ls or tr with grep or wc.
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "2\n4\n0\n");
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub fn render(batch: &BatchReport) -> String {
     header.extend(["total", "max", "status", "student", "id", "late"]);
     push_row(&mut out, header.iter().map(|h| h.to_string()));
     for submission in &batch.submissions {
-        let mut row = vec![inert(&submission.name)];
+        let mut row = vec![inert(&super::safe_name(&submission.name))];
         for id in &item_ids {
             let score = submission
                 .items

@@ -78,7 +78,8 @@ fn overview(game: &str, s: &SubmissionReport, skipped: &[String]) -> String {
         out.push_str("Build: FAILED, so no case could run. Compiler output:\n");
     }
     if !s.build.ok || !s.build.log.trim().is_empty() {
-        let (shown, hidden) = super::build_log_excerpt(&s.build.log, MAX_LINES);
+        let log = super::safe_text(&s.build.log);
+        let (shown, hidden) = super::build_log_excerpt(&log, MAX_LINES);
         for line in shown {
             let _ = writeln!(out, "  {line}");
         }

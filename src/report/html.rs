@@ -278,7 +278,7 @@ fn render_case_rates(out: &mut String, batch: &BatchReport) {
                         .unwrap_or(0);
                     format!(
                         "<a href=\"#student-{i}-case-{case_index}\">{}</a>",
-                        escape(&batch.submissions[i].name)
+                        escape(&super::safe_name(&batch.submissions[i].name))
                     )
                 })
                 .collect();
@@ -326,7 +326,10 @@ fn render_groups(out: &mut String, batch: &BatchReport, groups: &[Group]) {
                     .iter()
                     .position(|s| &s.name == name)
                     .unwrap_or(0);
-                format!("<a href=\"#student-{index}\">{}</a>", escape(name))
+                format!(
+                    "<a href=\"#student-{index}\">{}</a>",
+                    escape(&super::safe_name(name))
+                )
             })
             .collect();
         let _ = writeln!(
@@ -422,7 +425,7 @@ fn render_student(out: &mut String, index: usize, s: &SubmissionReport) {
         points(s.max_score),
         status_class(&status),
         escape(&status),
-        escape(&s.path)
+        escape(&super::safe_name(&s.path))
     );
     if !s.build.ok || !s.build.log.trim().is_empty() {
         let _ = writeln!(

@@ -40,15 +40,15 @@ fn render_suite(out: &mut String, game: &str, submission: &SubmissionReport) {
     let _ = writeln!(
         out,
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\">",
-        escape(&submission.name),
+        escape(&super::safe_name(&submission.name)),
         submission.runs.len(),
         failure_count(submission)
     );
     let _ = writeln!(out, "    <properties>");
     for (name, value) in [
-        ("path", submission.path.clone()),
-        ("student", submission.student.clone()),
-        ("id", submission.id.clone()),
+        ("path", super::safe_name(&submission.path)),
+        ("student", super::safe_name(&submission.student)),
+        ("id", super::safe_name(&submission.id)),
         ("late", submission.late.to_string()),
         ("score", submission.score.to_string()),
         ("max_score", submission.max_score.to_string()),
@@ -62,7 +62,7 @@ fn render_suite(out: &mut String, game: &str, submission: &SubmissionReport) {
         );
     }
     let _ = writeln!(out, "    </properties>");
-    let classname = escape(&format!("{game}.{}", submission.name));
+    let classname = escape(&format!("{game}.{}", super::safe_name(&submission.name)));
     for run in &submission.runs {
         render_case(out, &classname, run);
     }
@@ -70,7 +70,7 @@ fn render_suite(out: &mut String, game: &str, submission: &SubmissionReport) {
         let _ = writeln!(
             out,
             "    <system-err>{}</system-err>",
-            escape(&submission.build.log)
+            escape(&super::safe_text(&submission.build.log))
         );
     }
     let _ = writeln!(out, "  </testsuite>");

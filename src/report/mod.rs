@@ -75,6 +75,7 @@ pub fn reading_notes(submission: &SubmissionReport) -> Vec<String> {
                 .iter()
                 .map(|i| format!("ignored {}: {}", i.file, i.reason)),
         )
+        .map(|line| safe_name(&line))
         .collect()
 }
 
@@ -88,10 +89,11 @@ pub fn student_label(submission: &SubmissionReport) -> String {
     if submission.late {
         extra.push("late".to_string());
     }
+    let student = safe_name(&submission.student);
     if extra.is_empty() {
-        submission.student.clone()
+        student
     } else {
-        format!("{} ({})", submission.student, extra.join(", "))
+        format!("{student} ({})", safe_name(&extra.join(", ")))
     }
 }
 
@@ -100,8 +102,55 @@ pub fn skipped_lines(batch: &BatchReport) -> Vec<String> {
     batch
         .skipped
         .iter()
-        .map(|s| format!("{}: {}", s.path, s.reason))
+        .map(|s| safe_name(&format!("{}: {}", s.path, s.reason)))
         .collect()
+}
+
+/// Whether a character can change what a terminal or a text viewer shows beyond itself:
+/// C0 and C1 controls, DEL, and the bidirectional overrides and isolates.
+fn is_hazard(ch: char) -> bool {
+    ch.is_control()
+        || matches!(
+            ch,
+            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+fn push_escaped(out: &mut String, ch: char) {
+    use std::fmt::Write;
+    let code = ch as u32;
+    let _ = if code < 0x80 {
+        write!(out, "\\x{code:02x}")
+    } else {
+        write!(out, "\\u{{{code:04x}}}")
+    };
+}
+
+/// A file or submission name (from a student's file name) as inert text: every control
+/// character, C1 control and bidirectional override is written as `\xNN` or `\u{NNNN}`.
+pub fn safe_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for ch in name.chars() {
+        if is_hazard(ch) {
+            push_escaped(&mut out, ch);
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// Multi-line text that quotes names (a build log): as `safe_name`, but lines and tabs kept.
+pub fn safe_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        if is_hazard(ch) && ch != '\n' && ch != '\t' {
+            push_escaped(&mut out, ch);
+        } else {
+            out.push(ch);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -124,5 +173,19 @@ mod tests {
         assert_eq!(shown[0], "a.c:0:1: warning: unused variable 'v0'");
         let (all, none) = build_log_excerpt("one\ntwo\n", 30);
         assert_eq!((all, none), (vec!["one", "two"], 0));
+    }
+
+    #[test]
+    fn controls_c1_and_bidi_overrides_in_names_are_escaped() {
+        assert_eq!(safe_name("a\u{1b}[2Jb"), "a\\x1b[2Jb");
+        assert_eq!(safe_name("\u{1b}]0;title\u{7}"), "\\x1b]0;title\\x07");
+        assert_eq!(safe_name("evil\u{202e}c.exe"), "evil\\u{202e}c.exe");
+        assert_eq!(safe_name("x\u{9b}2J\u{7f}"), "x\\u{009b}2J\\x7f");
+        assert_eq!(safe_name("a\nb\tc"), "a\\x0ab\\x09c");
+        assert_eq!(safe_name("Lab6 – Émile.c"), "Lab6 – Émile.c");
+        assert_eq!(
+            safe_text("x.c:1: \u{1b}[31m\n\tok"),
+            "x.c:1: \\x1b[31m\n\tok"
+        );
     }
 }

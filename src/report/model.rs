@@ -164,7 +164,7 @@ pub struct CaseOutcome {
     /// Hash of everything the program printed on stdout (`None` when it did not run), so
     /// submissions with byte-identical wrong output can be grouped without keeping it all.
     pub output_digest: Option<super::groups::Digest>,
-    /// Wall-clock time of the run (zero when it did not run).
+    /// CPU time of the run (zero when it did not run).
     pub elapsed: std::time::Duration,
 }
 

@@ -152,7 +152,7 @@ fn render_submission(out: &mut String, game: &str, s: &SubmissionReport, options
         out,
         "{}  ({})  {} auto-graded points",
         paint.paint(BOLD, &format!("== {}", super::student_label(s))),
-        s.path,
+        super::safe_name(&s.path),
         paint.paint(if s.full_marks() { GREEN } else { YELLOW }, &total)
     );
     let warnings = s
@@ -175,7 +175,8 @@ fn render_submission(out: &mut String, game: &str, s: &SubmissionReport, options
         let _ = writeln!(out, "build: {}", paint.paint(RED, "FAILED"));
     }
     if !s.build.ok || warnings > 0 || !s.build.log.trim().is_empty() {
-        let (shown, hidden) = super::build_log_excerpt(&s.build.log, MAX_LOG_LINES);
+        let log = super::safe_text(&s.build.log);
+        let (shown, hidden) = super::build_log_excerpt(&log, MAX_LOG_LINES);
         for line in shown {
             let _ = writeln!(out, "    {}", crate::compare::visible(line));
         }

@@ -17,6 +17,10 @@ int main(void) {
         "/var/tmp/referee-hostile-escape",
         "/dev/shm/referee-hostile-escape",
         "/root/referee-hostile-escape",
+        "/run/lock/referee-hostile-escape",
+        "/var/lock/referee-hostile-escape",
+        "/etc/referee-hostile-escape",
+        "/usr/referee-hostile-escape",
     };
     for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
         try_create(targets[i]);
