@@ -7,5 +7,6 @@ pub mod compare;
 pub mod error;
 pub mod games;
 pub mod grade;
+pub mod mutants;
 pub mod report;
 pub mod rng;
