@@ -1,5 +1,6 @@
 //! `referee mutants` on a fixed sample of the reversi model's mutants: seed 170 picks four,
-//! among them #15 (the `printf` of each row letter deleted, which every printed board shows) and #164 (`&&` → `||` in the `!!!` test, listed as equivalent in
+//! among them #15 (the `printf` of each row letter deleted, which every printed board
+//! shows) and #164 (`&&` → `||` in the `!!!` test, listed as equivalent in
 //! specs/reversi/mutants.toml).
 
 mod common;
