@@ -17,6 +17,7 @@ use crate::grade::cache::BuildCache;
 use crate::grade::sandbox::Sandbox;
 use crate::grade::submission;
 use crate::grade::{self, Grader, Settings};
+use crate::mutants;
 use crate::report::{self, BatchReport};
 
 #[derive(Parser)]
@@ -87,6 +88,12 @@ enum Command {
     CheckTrace(CheckTraceArgs),
     /// Grade the model solutions in reference/; exit 1 unless each gets full marks.
     CheckReference(CheckReferenceArgs),
+    /// Grade mutants of the model solution: which bugs do the cases miss?
+    ///
+    /// Each mutant changes one operator, constant, condition, statement or return value of
+    /// reference/GAME and is graded like a submission. Survivors (full marks) are either
+    /// listed as equivalent in specs/GAME/mutants.toml or need a new case.
+    Mutants(MutantsArgs),
 }
 
 /// Arguments of `referee grade`.
@@ -256,6 +263,34 @@ struct CheckReferenceArgs {
     /// One assignment (default: every assignment with a reference/ folder).
     #[arg(value_parser = game_ids())]
     game: Option<String>,
+}
+
+/// Arguments of `referee mutants`.
+#[derive(Args)]
+struct MutantsArgs {
+    #[arg(value_parser = game_ids())]
+    game: String,
+    /// Grade N mutants picked by --seed instead of all of them.
+    #[arg(long, value_name = "N")]
+    sample: Option<usize>,
+    /// The seed that picks the sample.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Exit with status 1 when a survivor is not listed as equivalent in mutants.toml.
+    #[arg(long)]
+    check: bool,
+    /// text, or json (every mutant with its verdict).
+    #[arg(long, value_enum, default_value = "text")]
+    format: MutantsFormat,
+    /// Mutants graded at once (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum MutantsFormat {
+    Text,
+    Json,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -441,6 +476,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Command::ClassroomWorkflow(args) => write_classroom_workflow(&project()?, args),
         Command::CheckTrace(args) => check_trace_files(&project()?, &args.game, &args.files),
         Command::CheckReference(args) => check_reference(&project()?, args.game.as_deref()),
+        Command::Mutants(args) => mutants(&project()?, args),
     }
 }
 
@@ -700,6 +736,49 @@ fn check_reference(project: &Project, only: Option<&str>) -> Result<i32, Error> 
         all_full &= batch.submissions.iter().all(|s| s.full_marks());
     }
     Ok(if all_full { 0 } else { 1 })
+}
+
+/// `referee mutants`.
+fn mutants(project: &Project, args: MutantsArgs) -> Result<i32, Error> {
+    let assignment = Assignment::load(project, &args.game)?;
+    let model_dir = project.reference_dir(&args.game);
+    let model = submission::discover(&[model_dir], &assignment.spec.submission)?
+        .submissions
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::config(format!("reference/{}: no model solution", args.game)))?;
+    let spec_dir = project.root.join("specs").join(&args.game);
+    let equivalents = mutants::equivalents::Equivalents::load(&spec_dir.join("mutants.toml"))?;
+    let compiler = Compiler::find()?;
+    let build_cache = BuildCache::default_dir().and_then(|dir| BuildCache::open(dir).ok());
+    let sandbox = new_sandbox(project, build_cache.as_ref().map(BuildCache::root))?;
+    let settings = Settings::new(&assignment.spec.limits, args.jobs.map(usize::from));
+    let grader = Grader {
+        compiler: &compiler,
+        sandbox: &sandbox,
+        cache: build_cache.as_ref(),
+        settings: &settings,
+    };
+    let plan = mutants::Plan {
+        assignment: &assignment,
+        model: &model,
+        headers: mutants::spec_headers(&spec_dir),
+        sample: args.sample,
+        seed: args.seed,
+        equivalents: &equivalents,
+    };
+    let report = mutants::run(&plan, &grader)?;
+    let text = match args.format {
+        MutantsFormat::Text => mutants::render_text(&report),
+        MutantsFormat::Json => serde_json::to_string_pretty(&report)
+            .map_err(|e| Error::config(format!("cannot write the JSON report: {e}")))?,
+    };
+    emit(&text, None)?;
+    Ok(if args.check && report.unexplained > 0 {
+        1
+    } else {
+        0
+    })
 }
 
 fn check_trace_files(project: &Project, game: &str, files: &[PathBuf]) -> Result<i32, Error> {

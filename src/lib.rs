@@ -8,5 +8,6 @@ pub mod error;
 pub mod games;
 pub mod grade;
 pub mod lms;
+pub mod mutants;
 pub mod report;
 pub mod rng;
