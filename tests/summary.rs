@@ -391,6 +391,29 @@ fn every_help_and_readme_example_runs() {
         )
         .expect("copy");
     }
+    // The README's LMS examples grade one small download of each kind.
+    let lab6 = std::fs::read_to_string(here.join("Lab6.c")).expect("read");
+    let put = |path: &str, text: &str| {
+        let path = here.join(path);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    put("canvas-export/doejane_1002_5002_Lab6.c", &lab6);
+    put("canvas-export/smithalice_late_1001_5001_Lab6.c", &lab6);
+    put(
+        "moodle-export/Jane Doe_123_assignsubmission_file_Lab6.c",
+        &lab6,
+    );
+    put("gradescope-export/submission_9001/Lab6.c", &lab6);
+    put(
+        "gradescope-export/submission_metadata.yml",
+        "---\n:submission_9001:\n  :submitters:\n  - :name: Jane Doe\n    :sid: 'A1'\n",
+    );
+    put("lab6-submissions/lab6-janedoe/Lab6.c", &lab6);
+    put(
+        "lab6-submissions/lab6-janedoe/.git/HEAD",
+        "ref: refs/heads/main\n",
+    );
     let game = referee()
         .args(["expect", "ludo"])
         .arg(first_ludo_case())
@@ -433,11 +456,13 @@ fn first_ludo_case() -> String {
 fn shell_words(line: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut current = String::new();
-    let mut quoted = false;
+    // The quote character a quoted word opened with, as a shell reads `'…'` and `"…"`.
+    let mut quoted: Option<char> = None;
     for ch in line.chars() {
         match ch {
-            '\'' => quoted = !quoted,
-            ' ' if !quoted => {
+            '\'' | '"' if quoted.is_none() => quoted = Some(ch),
+            c if quoted == Some(c) => quoted = None,
+            ' ' if quoted.is_none() => {
                 if !current.is_empty() {
                     words.push(std::mem::take(&mut current));
                 }

@@ -31,17 +31,20 @@ pub fn render(batch: &BatchReport) -> String {
         let mut status = status(submission);
         if !submission.ignored.is_empty() {
             let files: Vec<&str> = submission.ignored.iter().map(|i| i.file.as_str()).collect();
-            status.push_str(&format!("; ignored {}", files.join(", ")));
+            status.push_str(&format!(
+                "; ignored {}",
+                super::safe_name(&files.join(", "))
+            ));
         }
         row.push(status);
-        row.push(inert(&submission.student));
-        row.push(inert(&submission.id));
+        row.push(inert(&super::safe_name(&submission.student)));
+        row.push(inert(&super::safe_name(&submission.id)));
         row.push(if submission.late { "late" } else { "" }.to_string());
         push_row(&mut out, row.into_iter());
     }
     // Entries not graded get a row with no points, so none vanishes from the gradebook.
     for skipped in &batch.skipped {
-        let mut row = vec![inert(&skipped.path)];
+        let mut row = vec![inert(&super::safe_name(&skipped.path))];
         row.extend(item_ids.iter().map(|_| String::new()));
         row.extend([String::new(), String::new()]);
         row.push(format!("not graded: {}", skipped.reason));

@@ -53,8 +53,8 @@ pub fn render(batch: &BatchReport, gradebook: Gradebook, column: &str) -> Result
             rows.push(header);
             for s in &batch.submissions {
                 rows.push(vec![
-                    s.student.clone(),
-                    s.id.clone(),
+                    super::safe_name(&s.student),
+                    super::safe_name(&s.id),
                     String::new(),
                     String::new(),
                     String::new(),
@@ -66,8 +66,8 @@ pub fn render(batch: &BatchReport, gradebook: Gradebook, column: &str) -> Result
             rows.push(MOODLE_HEADER.iter().map(|h| h.to_string()).collect());
             for s in &batch.submissions {
                 rows.push(vec![
-                    format!("Participant {}", s.id),
-                    s.student.clone(),
+                    format!("Participant {}", super::safe_name(&s.id)),
+                    super::safe_name(&s.student),
                     String::new(),
                     String::new(),
                     number(s.score),

@@ -266,15 +266,7 @@ pub(super) const FORMS: &[Form] = &[
         example: "Red piece R1 is teleported to pitakotuwa",
         build: |s, _| {
             let c = colour(s[0])?;
-            let target = match s[2] {
-                "bhawana" => Target::Place(Place::Bhawana),
-                "kotuwa" => Target::Place(Place::Kotuwa),
-                "pita-kotuwa" => Target::Place(Place::PitaKotuwa),
-                "base" => Target::Base,
-                "x" => Target::X,
-                "approach" => Target::Approach,
-                _ => return None,
-            };
+            let target = teleport_target(s[2])?;
             Some(Msg::Teleported(loose_piece(s[1], c)?, target))
         },
     },

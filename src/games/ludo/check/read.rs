@@ -179,6 +179,19 @@ pub(super) fn location(word: &str, colour: Colour) -> Option<Loc> {
     }
 }
 
+/// Where a mystery cell's teleport sends a piece, by the word a line names it with.
+pub(super) fn teleport_target(word: &str) -> Option<Target> {
+    match word {
+        "bhawana" => Some(Target::Place(Place::Bhawana)),
+        "kotuwa" => Some(Target::Place(Place::Kotuwa)),
+        "pita-kotuwa" => Some(Target::Place(Place::PitaKotuwa)),
+        "base" => Some(Target::Base),
+        "x" => Some(Target::X),
+        "approach" => Some(Target::Approach),
+        _ => None,
+    }
+}
+
 pub(super) fn direction(word: &str) -> Option<Dir> {
     match word {
         "clockwise" => Some(Dir::Clockwise),
@@ -318,15 +331,7 @@ pub(super) fn parse(line: &str) -> Option<Msg> {
         &|t| {
             let s = fit(t, "{} piece {} teleported to {}")?;
             let c = colour(s[0])?;
-            let target = match s[2] {
-                "bhawana" => Target::Place(Place::Bhawana),
-                "kotuwa" => Target::Place(Place::Kotuwa),
-                "pita-kotuwa" => Target::Place(Place::PitaKotuwa),
-                "base" => Target::Base,
-                "x" => Target::X,
-                "approach" => Target::Approach,
-                _ => return None,
-            };
+            let target = teleport_target(s[2])?;
             Some(Msg::Teleported(piece(s[1], Some(c))?, target))
         },
         &|t| {
