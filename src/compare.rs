@@ -103,12 +103,13 @@ pub struct Comparison {
 }
 
 /// A line of output with its terminator noted, as the diff sees it.
-struct OutLine<'a> {
-    text: &'a str,
-    newline: bool,
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct OutLine<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) newline: bool,
 }
 
-fn split_lines(text: &str) -> Vec<OutLine<'_>> {
+pub(crate) fn split_lines(text: &str) -> Vec<OutLine<'_>> {
     text.split_inclusive('\n')
         .map(|line| match line.strip_suffix('\n') {
             Some(text) => OutLine {
@@ -121,6 +122,11 @@ fn split_lines(text: &str) -> Vec<OutLine<'_>> {
             },
         })
         .collect()
+}
+
+/// Whether two lines count as equal in `mode` (the newline counts only in exact mode).
+pub(crate) fn lines_match(mode: CompareMode, expected: OutLine, actual: OutLine) -> bool {
+    key(mode, expected.text, expected.newline) == key(mode, actual.text, actual.newline)
 }
 
 /// The key two lines are compared by in `mode`.

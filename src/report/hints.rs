@@ -4,7 +4,7 @@
 //! went wrong with the board that turn began with.
 
 use crate::assignment::spec::CompareMode;
-use crate::compare::visible;
+use crate::compare::{lines_match, split_lines, visible, OutLine};
 use crate::games::Transcript;
 
 /// How a run ended, as far as explaining it goes.
@@ -79,43 +79,6 @@ fn quote_pair(expected: &str, actual: &str) -> (String, String) {
     (tail(expected), tail(actual))
 }
 
-/// One line of output with whether a newline ended it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Out<'a> {
-    text: &'a str,
-    newline: bool,
-}
-
-fn out_lines(text: &str) -> Vec<Out<'_>> {
-    text.split_inclusive('\n')
-        .map(|line| match line.strip_suffix('\n') {
-            Some(text) => Out {
-                text,
-                newline: true,
-            },
-            None => Out {
-                text: line,
-                newline: false,
-            },
-        })
-        .collect()
-}
-
-/// Whether two lines count as equal in `mode` (the newline counts only in exact mode).
-fn same(mode: CompareMode, expected: Out, actual: Out) -> bool {
-    match mode {
-        CompareMode::Exact => expected == actual,
-        CompareMode::TrailingSpace => {
-            expected.text.trim_end_matches([' ', '\t', '\r'])
-                == actual.text.trim_end_matches([' ', '\t', '\r'])
-        }
-        CompareMode::Whitespace => expected
-            .text
-            .split_whitespace()
-            .eq(actual.text.split_whitespace()),
-    }
-}
-
 /// The text with every run of digits replaced, to tell "only a number differs".
 fn without_numbers(text: &str) -> String {
     let mut out = String::new();
@@ -141,7 +104,7 @@ fn numbers(text: &str) -> Vec<&str> {
 }
 
 /// The last line the program printed that has any text, for "stopped after …".
-fn last_printed<'a>(actual: &[Out<'a>]) -> Option<&'a str> {
+fn last_printed<'a>(actual: &[OutLine<'a>]) -> Option<&'a str> {
     actual
         .iter()
         .rev()
@@ -157,18 +120,18 @@ pub fn explain(
     mode: CompareMode,
     ending: &Ending,
 ) -> Explanation {
-    let expected_lines: Vec<Out> = expected
+    let expected_lines: Vec<OutLine> = expected
         .lines()
         .iter()
-        .map(|l| Out {
+        .map(|l| OutLine {
             text: &l.text,
             newline: l.newline,
         })
         .collect();
-    let actual_lines = out_lines(actual);
+    let actual_lines = split_lines(actual);
     let first = (0..)
         .find(|&i| match (expected_lines.get(i), actual_lines.get(i)) {
-            (Some(e), Some(a)) => !same(mode, *e, *a),
+            (Some(e), Some(a)) => !lines_match(mode, *e, *a),
             (None, None) => true,
             _ => true,
         })
@@ -236,7 +199,7 @@ pub fn explain(
 }
 
 /// The one-line reason for the first difference (at `index`), and any hints.
-fn line_reason(expected: &[Out], actual: &[Out], index: usize) -> (String, Vec<String>) {
+fn line_reason(expected: &[OutLine], actual: &[OutLine], index: usize) -> (String, Vec<String>) {
     let number = index + 1;
     let (e, a) = match (expected.get(index), actual.get(index)) {
         (Some(e), Some(a)) => (*e, *a),
