@@ -5,68 +5,18 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use common::{assert_loses_exactly, case_statuses, grade_json, only_submission, referee, root};
+use common::{case_statuses, grade_json, only_submission, referee, root, Expected};
 use serde_json::Value;
 
-/// One sample folder and what its `expected.toml` says.
-struct Sample {
-    game: &'static str,
-    path: PathBuf,
-    loses: Vec<String>,
-    args: Vec<String>,
-    statuses: Vec<(String, String)>,
-}
-
-fn sample(game: &'static str, name: &str) -> Sample {
+/// Grades the sample and checks its expected.toml (as `tests/samples.rs` does for every
+/// sample); returns the submission's report for the checks of its own test.
+fn grade_sample(game: &str, name: &str) -> Value {
     let path = root().join("tests/submissions").join(game).join(name);
-    let text = std::fs::read_to_string(path.join("expected.toml")).expect("expected.toml");
-    let expected: toml::Table = toml::from_str(&text).expect("expected.toml parses");
-    let strings = |key: &str| -> Vec<String> {
-        expected
-            .get(key)
-            .and_then(|v| v.as_array())
-            .map(|list| {
-                list.iter()
-                    .filter_map(|v| v.as_str().map(String::from))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let statuses = expected
-        .get("statuses")
-        .and_then(|v| v.as_table())
-        .map(|table| {
-            table
-                .iter()
-                .filter_map(|(item, status)| Some((item.clone(), status.as_str()?.to_string())))
-                .collect()
-        })
-        .unwrap_or_default();
-    Sample {
-        game,
-        loses: strings("loses"),
-        args: strings("args"),
-        statuses,
-        path,
-    }
-}
-
-/// Grades the sample and checks its expected.toml; returns the submission's report.
-fn grade_sample(game: &'static str, name: &str) -> Value {
-    let sample = sample(game, name);
-    let args: Vec<&str> = sample.args.iter().map(String::as_str).collect();
-    let report = grade_json(sample.game, &sample.path, &args);
+    let expected = Expected::load(&path.join("expected.toml"));
+    let report = grade_json(game, &path, &expected.arg_strs());
     let submission = only_submission(&report).clone();
-    let losing: Vec<&str> = sample.loses.iter().map(String::as_str).collect();
-    assert_loses_exactly(&submission, &losing);
-    for (item, status) in &sample.statuses {
-        assert!(
-            case_statuses(&submission, item).contains(status),
-            "{name}: no {status} case in {item}"
-        );
-    }
+    let problems = expected.problems(name, &submission);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
     submission
 }
 

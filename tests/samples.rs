@@ -18,30 +18,9 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use common::*;
-use serde::Deserialize;
-use serde_json::Value;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Expected {
-    loses: Vec<String>,
-    #[serde(default)]
-    may_lose: Vec<String>,
-    #[serde(default)]
-    args: Vec<String>,
-    #[serde(default = "yes")]
-    build_ok: bool,
-    #[serde(default)]
-    statuses: BTreeMap<String, String>,
-}
-
-fn yes() -> bool {
-    true
-}
 
 /// Each sample of one game folder: (what to grade, its expectations file).
 fn samples(game_dir: &Path) -> Vec<(PathBuf, PathBuf)> {
@@ -76,42 +55,9 @@ fn samples(game_dir: &Path) -> Vec<(PathBuf, PathBuf)> {
 }
 
 fn check(game: &str, sample: &Path, expected_file: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(expected_file).expect("expected.toml is readable");
-    let expected: Expected = toml::from_str(&text)
-        .unwrap_or_else(|e| panic!("{}: {}", expected_file.display(), e.message()));
-    let args: Vec<&str> = expected.args.iter().map(String::as_str).collect();
-    let report = grade_json(game, sample, &args);
-    let submission = only_submission(&report);
-    let name = sample.display();
-    let mut problems = Vec::new();
-    if submission["build"]["ok"] != Value::Bool(expected.build_ok) {
-        problems.push(format!("{name}: build ok should be {}", expected.build_ok));
-    }
-    let scores = item_scores(submission);
-    for item in expected.loses.iter().chain(&expected.may_lose) {
-        if !scores.contains_key(item) {
-            problems.push(format!("{name}: no auto-graded item {item}"));
-        }
-    }
-    for (id, (score, max)) in &scores {
-        let loses = expected.loses.contains(id);
-        if loses && score >= max {
-            problems.push(format!("{name}: {id} should lose points ({score}/{max})"));
-        }
-        if !loses && !expected.may_lose.contains(id) && score != max {
-            problems.push(format!(
-                "{name}: {id} should keep full marks ({score}/{max})"
-            ));
-        }
-    }
-    for (item, status) in &expected.statuses {
-        if !scores.contains_key(item) {
-            problems.push(format!("{name}: no auto-graded item {item}"));
-        } else if !case_statuses(submission, item).contains(status) {
-            problems.push(format!("{name}: no case of {item} has status {status}"));
-        }
-    }
-    problems
+    let expected = Expected::load(expected_file);
+    let report = grade_json(game, sample, &expected.arg_strs());
+    expected.problems(&sample.display().to_string(), only_submission(&report))
 }
 
 #[test]

@@ -95,3 +95,66 @@ pub fn case_statuses(submission: &Value, item: &str) -> Vec<String> {
         .map(|c| c["status"].as_str().expect("status").to_string())
         .collect()
 }
+
+/// What a sample's `expected.toml` declares (format: `tests/samples.rs`).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expected {
+    pub loses: Vec<String>,
+    #[serde(default)]
+    pub may_lose: Vec<String>,
+    #[serde(default)]
+    pub args: Vec<String>,
+    #[serde(default = "yes")]
+    pub build_ok: bool,
+    #[serde(default)]
+    pub statuses: BTreeMap<String, String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Expected {
+    pub fn load(file: &Path) -> Self {
+        let text = std::fs::read_to_string(file).expect("expected.toml is readable");
+        toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {}", file.display(), e.message()))
+    }
+
+    pub fn arg_strs(&self) -> Vec<&str> {
+        self.args.iter().map(String::as_str).collect()
+    }
+
+    /// Where the graded `submission` (named `name`) differs from what is declared.
+    pub fn problems(&self, name: &str, submission: &Value) -> Vec<String> {
+        let mut problems = Vec::new();
+        if submission["build"]["ok"] != Value::Bool(self.build_ok) {
+            problems.push(format!("{name}: build ok should be {}", self.build_ok));
+        }
+        let scores = item_scores(submission);
+        for item in self.loses.iter().chain(&self.may_lose) {
+            if !scores.contains_key(item) {
+                problems.push(format!("{name}: no auto-graded item {item}"));
+            }
+        }
+        for (id, (score, max)) in &scores {
+            let loses = self.loses.contains(id);
+            if loses && score >= max {
+                problems.push(format!("{name}: {id} should lose points ({score}/{max})"));
+            }
+            if !loses && !self.may_lose.contains(id) && score != max {
+                problems.push(format!(
+                    "{name}: {id} should keep full marks ({score}/{max})"
+                ));
+            }
+        }
+        for (item, status) in &self.statuses {
+            if !scores.contains_key(item) {
+                problems.push(format!("{name}: no auto-graded item {item}"));
+            } else if !case_statuses(submission, item).contains(status) {
+                problems.push(format!("{name}: no case of {item} has status {status}"));
+            }
+        }
+        problems
+    }
+}
