@@ -28,11 +28,11 @@
  *   launcher TOKEN hold         make an empty network namespace, say "ready", and keep it
  *                               until standard input closes (referee's end of the pipe)
  *
- * With --isolate the processes are: this one (in referee's PID namespace, the session leader
- * referee waits for), the namespace's init (a fork of this one: it builds the root, starts the
- * program, reaps what the program leaves and measures its CPU time), and the program. The
- * init passes the program's wait status back through a pipe and this process ends the same
- * way. When the init ends, the kernel kills everything left in the namespace.
+ * With --isolate the processes are: this one (in referee's PID namespace, the process group
+ * leader referee waits for), the namespace's init (a fork of this one: it builds the root,
+ * starts the program, reaps what the program leaves and measures its CPU time), and the
+ * program. The init passes the program's wait status back through a pipe and this process
+ * ends the same way. When the init ends, the kernel kills everything left in the namespace.
  *
  * A failure before the exec prints "TOKEN what: reason" on stderr and exits with status
  * 125; the token (random per referee process) tells referee that the message is its own.
@@ -623,9 +623,13 @@ int main(int argc, char **argv)
         if (getppid() != (pid_t)parent)
             _exit(SETUP_FAILED);
     }
-    /* Its own session, so that referee can kill the run and everything it started. */
-    if (setsid() < 0)
-        fail("setsid");
+    /* Its own process group, so that referee can kill the run and everything it started;
+     * without namespaces also its own session, with no controlling terminal. An isolated run
+     * needs no session (its root has no /dev/tty, its PID namespace holds it), and one costs
+     * the most of the launcher's own work on a busy machine: the kernel gives a new session a
+     * scheduling group of its own (autogroup) and preempts the process moving into it. */
+    if ((isolate ? setpgid(0, 0) : setsid()) < 0)
+        fail(isolate ? "setpgid" : "setsid");
     limit(RLIMIT_CORE, 0, "disable core dumps");
 
     if (!isolate)

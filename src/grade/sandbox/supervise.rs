@@ -3,7 +3,7 @@
 use super::*;
 
 /// Spawns the prepared command, feeds stdin, drains and caps output, enforces the
-/// timeout and kills the whole session at the end.
+/// timeout and kills the whole process group at the end.
 pub(super) fn execute(
     mut command: Command,
     request: &RunRequest,
@@ -92,7 +92,7 @@ fn supervise(
     // The CPU time of the launcher and all it waited for (the program), read while it is
     // a zombie, before it is reaped.
     let cpu = exit.cpu_time();
-    // Kill the whole session: after a timeout, and also after a normal exit, so no
+    // Kill the whole process group: after a timeout, and also after a normal exit, so no
     // descendant outlives the run.
     kill_group(group);
     let status = child.wait()?;
