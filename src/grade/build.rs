@@ -522,7 +522,7 @@ impl<'a> Workspace<'a> {
         Ok(match outcome.termination {
             Termination::Exited(0) => true,
             Termination::Exited(_) => false,
-            Termination::Timeout => {
+            Termination::Timeout(_) => {
                 log.push_str(&format!(
                     "referee: the compiler was stopped after {} s\n",
                     timeout.as_secs_f64()
