@@ -109,7 +109,7 @@ pub struct CompareSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
-    /// Wall-clock seconds per run.
+    /// CPU seconds per run (the wall clock stops a run at 3 x this + 1 s).
     pub timeout: f64,
     /// CPU seconds per run.
     pub cpu_seconds: u64,

@@ -148,7 +148,8 @@ struct GradeArgs {
     sanitize: bool,
     /// Folder of the build and run cache (default: REFEREE_CACHE, else
     /// ~/.cache/referee). Regrading reuses every build whose sources, flags and compiler
-    /// are unchanged, and every run (except timeouts) whose binary, input and limits are.
+    /// are unchanged, and every run whose binary, input and limits are (a run stopped at
+    /// its CPU-time limit too; not one the wall-clock backstop stopped).
     #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
     cache: Option<PathBuf>,
     /// Compile and run everything afresh and keep nothing.
@@ -174,7 +175,8 @@ struct GradeArgs {
 /// Command-line overrides of the assignment's `[limits]`, applied in one place (`apply`).
 #[derive(Args)]
 struct LimitOverrides {
-    /// Wall-clock seconds per run (default: the assignment's spec.toml).
+    /// CPU seconds per run; the wall clock stops a run at 3 x this + 1 s (default: the
+    /// assignment's spec.toml).
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     timeout: Option<f64>,
     /// Address space per run in MiB (default: the assignment's spec.toml).

@@ -8,7 +8,9 @@
 
 use std::time::Duration;
 
-use super::sandbox::{Isolation, RunLimits, RunOutcome, RunRequest, Sandbox, Termination};
+use super::sandbox::{
+    Isolation, RunLimits, RunOutcome, RunRequest, Sandbox, Termination, TimeLimit,
+};
 
 /// What one batch needs: the binary, its arguments and every case's stdin.
 pub struct Batch<'a> {
@@ -112,9 +114,10 @@ impl Record {
         let termination = match kind {
             "e" => Termination::Exited(value),
             // The CPU-time limit is a time limit too, as for a run of its own.
-            "s" if value == libc::SIGXCPU => Termination::Timeout,
+            "s" if value == libc::SIGXCPU => Termination::Timeout(TimeLimit::Cpu),
             "s" => Termination::Signaled(value),
-            "t" => Termination::Timeout,
+            "c" => Termination::Timeout(TimeLimit::Cpu),
+            "t" => Termination::Timeout(TimeLimit::Wall),
             "o" => Termination::OutputLimit,
             _ => return None,
         };
@@ -148,7 +151,10 @@ mod tests {
         assert!(parse(b"0 x 0 1 0 0\n", 1).is_empty(), "unknown kind");
         assert!(parse(b"0 e 0 1 0\n", 1).is_empty(), "a field missing");
         let cpu = parse(format!("0 s {} 1 0 0\n", libc::SIGXCPU).as_bytes(), 1);
-        assert_eq!(cpu[0].termination, Termination::Timeout);
+        assert_eq!(cpu[0].termination, Termination::Timeout(TimeLimit::Cpu));
+        let ends = parse(b"0 c 0 1 0 0\n1 t 0 1 0 0\n", 2);
+        assert_eq!(ends[0].termination, Termination::Timeout(TimeLimit::Cpu));
+        assert_eq!(ends[1].termination, Termination::Timeout(TimeLimit::Wall));
     }
 
     /// A program with referee's runtime that does what its stdin says.
@@ -204,6 +210,7 @@ int main(void) {
     if (strcmp(word, "crash") == 0) { printf("half"); fflush(stdout); abort(); }
     if (strcmp(word, "flood") == 0) for (;;) putchar('x');
     if (strcmp(word, "hang") == 0) for (;;) {}
+    if (strcmp(word, "nap") == 0) { puts("napping"); fflush(stdout); for (;;) pause(); }
     if (strcmp(word, "count") == 0) {
         FILE *file = fopen("/tmp/count", "a+");
         fputc('x', file);
@@ -346,7 +353,10 @@ int main(void) {
                 assert_eq!(outcome.stdout, b"spun\n");
                 assert!(outcome.elapsed >= Duration::from_millis(190), "CPU time");
             }
-            assert_eq!(outcomes[3].termination, Termination::Timeout);
+            assert_eq!(
+                outcomes[3].termination,
+                Termination::Timeout(TimeLimit::Cpu)
+            );
             let alone = sandbox
                 .run(&RunRequest {
                     program: &binary,
@@ -450,7 +460,26 @@ int main(void) {
             "0 others\n",
             "the orphan was killed after its case"
         );
-        assert_eq!(outcomes[11].termination, Termination::Timeout);
+        assert_eq!(
+            outcomes[11].termination,
+            Termination::Timeout(TimeLimit::Cpu)
+        );
         assert!(outcomes[11].elapsed >= limits.timeout);
+    }
+
+    /// A case that sleeps uses no CPU time: the wall-clock backstop stops it, and says so.
+    #[test]
+    fn a_sleeping_case_meets_the_wall_clock_backstop() {
+        let (outcomes, _) = run_program(vec![b"one", b"nap", b"never"]);
+        assert_eq!(outcomes.len(), 2, "the batch stops after the timeout");
+        assert_eq!(outcomes[1].stdout, b"napping\n");
+        assert_eq!(
+            outcomes[1].termination,
+            Termination::Timeout(TimeLimit::Wall)
+        );
+        assert!(
+            outcomes[1].elapsed < limits().timeout,
+            "it used little CPU time"
+        );
     }
 }

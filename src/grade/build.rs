@@ -1,12 +1,14 @@
 //! Compiles a submission with the C compiler the `cc` crate finds: the student's program,
 //! and the game's unit harness linked with the student's functions.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use super::cache::{self, BuildCache};
+use super::rename;
 use super::sandbox::{self, Bind, RunLimits, RunRequest, Sandbox, Termination};
 use super::submission::{quoted_includes, Submission};
 use crate::assignment::spec::Spec;
@@ -83,7 +85,14 @@ pub struct Workspace<'a> {
     sources: Vec<String>,
     /// Runs the compiler; its scratch folder holds the workspaces and the compiled runtimes.
     sandbox: &'a Sandbox,
+    /// The student's objects (or the failed compile's output) by the flags they were
+    /// compiled with.
+    compiled: Mutex<HashMap<Vec<String>, CompiledObjects>>,
 }
+
+/// The objects of one compile of the student's files (none when a file failed) and the
+/// compiler's output.
+type CompiledObjects = (Option<Vec<PathBuf>>, String);
 
 impl<'a> Workspace<'a> {
     /// Writes the sources, replacing files the spec provides, adding missing ones. `scratch`
@@ -123,6 +132,7 @@ impl<'a> Workspace<'a> {
             dir,
             sources,
             sandbox,
+            compiled: Mutex::new(HashMap::new()),
         })
     }
 
@@ -207,28 +217,20 @@ impl<'a> Workspace<'a> {
         let tag = build_tag(target, extra);
         let out_dir = self.path().join(&tag);
         std::fs::create_dir_all(&out_dir)?;
-        let mut log = String::new();
         let mut flags: Vec<String> = spec.build.flags.clone();
         flags.extend(extra.iter().cloned());
-        let mut student_flags = flags.clone();
-        if *target == Target::Harness {
-            student_flags.extend(spec.build.harness_student_flags.iter().cloned());
-        }
-        let mut objects = Vec::new();
-        for source in &self.sources {
-            let object = out_dir.join(source.replace(".c", ".o"));
-            let mut args = student_flags.clone();
-            args.extend(["-c".into(), source.clone(), "-o".into(), path_arg(&object)]);
-            if !self.compile(compiler, &args, timeout, &mut log, &self.student_binds())? {
-                return Ok(Built {
-                    binary: None,
-                    log,
-                    objects,
-                    cached: false,
-                });
-            }
-            objects.push(object);
-        }
+        let (objects, mut log) = match target {
+            Target::Program => self.objects(compiler, &flags, timeout)?,
+            Target::Harness => self.harness_objects(compiler, spec, &flags, &out_dir, timeout)?,
+        };
+        let Some(objects) = objects else {
+            return Ok(Built {
+                binary: None,
+                log,
+                objects: Vec::new(),
+                cached: false,
+            });
+        };
         let binary = out_dir.join(match target {
             Target::Program => "program",
             Target::Harness => "harness",
@@ -299,6 +301,65 @@ impl<'a> Workspace<'a> {
             objects,
             cached: false,
         })
+    }
+
+    /// The student's files compiled with `flags`, each into an object, once per workspace
+    /// and set of flags (the program, its harness and the `-fcommon` retry share them); no
+    /// objects when a file does not compile, and the compiler's output in either case.
+    fn objects(
+        &self,
+        compiler: &Compiler,
+        flags: &[String],
+        timeout: Duration,
+    ) -> std::io::Result<CompiledObjects> {
+        let mut compiled = self.compiled.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(done) = compiled.get(flags) {
+            return Ok(done.clone());
+        }
+        let out_dir = self.path().join(format!("objects-{}", compiled.len()));
+        std::fs::create_dir_all(&out_dir)?;
+        let mut log = String::new();
+        let mut objects = Vec::new();
+        let mut all_compiled = true;
+        for source in &self.sources {
+            let object = out_dir.join(source.replace(".c", ".o"));
+            let mut args = flags.to_vec();
+            args.extend(["-c".into(), source.clone(), "-o".into(), path_arg(&object)]);
+            if !self.compile(compiler, &args, timeout, &mut log, &self.student_binds())? {
+                all_compiled = false;
+                break;
+            }
+            objects.push(object);
+        }
+        let done = (all_compiled.then_some(objects), log);
+        compiled.insert(flags.to_vec(), done.clone());
+        Ok(done)
+    }
+
+    /// The student's objects for the harness build: the program's, with `main` renamed in
+    /// copies in `out_dir`, when the spec's harness flags only rename it; otherwise (or when
+    /// an object cannot be rewritten) the files compiled again with those flags.
+    fn harness_objects(
+        &self,
+        compiler: &Compiler,
+        spec: &Spec,
+        flags: &[String],
+        out_dir: &Path,
+        timeout: Duration,
+    ) -> std::io::Result<CompiledObjects> {
+        let harness_flags = &spec.build.harness_student_flags;
+        if let Some(name) = rename::main_renamed_to(harness_flags) {
+            let (objects, log) = self.objects(compiler, flags, timeout)?;
+            let Some(objects) = objects else {
+                return Ok((None, log));
+            };
+            if let Some(renamed) = renamed_copies(&objects, name, out_dir)? {
+                return Ok((Some(renamed), log));
+            }
+        }
+        let mut with_harness_flags = flags.to_vec();
+        with_harness_flags.extend(harness_flags.iter().cloned());
+        self.objects(compiler, &with_harness_flags, timeout)
     }
 
     /// referee's runtime compiled with `flags`, once per referee process and set of flags
@@ -461,7 +522,7 @@ impl<'a> Workspace<'a> {
         Ok(match outcome.termination {
             Termination::Exited(0) => true,
             Termination::Exited(_) => false,
-            Termination::Timeout => {
+            Termination::Timeout(_) => {
                 log.push_str(&format!(
                     "referee: the compiler was stopped after {} s\n",
                     timeout.as_secs_f64()
@@ -481,6 +542,25 @@ impl<'a> Workspace<'a> {
             }
         })
     }
+}
+
+/// Copies of `objects` in `dir` with the symbol `main` named `name`; `None` when one of them
+/// cannot be rewritten (see `rename::rename_symbol`).
+fn renamed_copies(
+    objects: &[PathBuf],
+    name: &str,
+    dir: &Path,
+) -> std::io::Result<Option<Vec<PathBuf>>> {
+    let mut copies = Vec::with_capacity(objects.len());
+    for object in objects {
+        let Ok(renamed) = rename::rename_symbol(&std::fs::read(object)?, "main", name) else {
+            return Ok(None);
+        };
+        let copy = dir.join(object.file_name().unwrap_or_default());
+        std::fs::write(&copy, renamed)?;
+        copies.push(copy);
+    }
+    Ok(Some(copies))
 }
 
 /// The `.c` files of a build folder that are compiled on their own: not those another file

@@ -28,7 +28,7 @@ pub fn transcript_status(
     let abnormal = match termination {
         Termination::Exited(_) => None,
         Termination::Signaled(_) => Some(Status::Crash),
-        Termination::Timeout => Some(Status::Timeout),
+        Termination::Timeout(_) => Some(Status::Timeout),
         Termination::OutputLimit => Some(Status::OutputLimit),
     };
     let spoiled = failed_items.contains(item);
@@ -48,7 +48,7 @@ pub fn trace_status(fraction: f64, worst: Termination) -> Status {
         return Status::Pass;
     }
     match worst {
-        Termination::Timeout => Status::Timeout,
+        Termination::Timeout(_) => Status::Timeout,
         Termination::OutputLimit => Status::OutputLimit,
         Termination::Signaled(_) => Status::Crash,
         Termination::Exited(_) => Status::Fail,
@@ -102,7 +102,7 @@ pub fn judge_transcript(
                 _ => Ending::Normal,
             },
             Termination::Signaled(signal) => Ending::Crash(sandbox::signal_name(signal)),
-            Termination::Timeout => Ending::Timeout,
+            Termination::Timeout(_) => Ending::Timeout,
             Termination::OutputLimit => Ending::OutputLimit,
         };
         hints::explain(expected, &actual, assignment.spec.compare.mode, &ending)
@@ -141,7 +141,7 @@ pub fn judge_trace(
         let output = String::from_utf8_lossy(&outcome.stdout);
         let run = TraceRun {
             output: &output,
-            timed_out: outcome.termination == Termination::Timeout,
+            timed_out: outcome.termination.is_timeout(),
             sources: Some(sources),
         };
         match assignment.game.check_trace(&case.spec, &run) {
@@ -263,7 +263,7 @@ fn describe_end(termination: Termination, limits: &RunLimits) -> String {
     match termination {
         Termination::Exited(code) => format!("exit status {code}"),
         Termination::Signaled(signal) => sandbox::signal_name(signal),
-        Termination::Timeout => format!(
+        Termination::Timeout(_) => format!(
             "stopped: still running after {} s (an endless loop, or waiting for input that never comes?)",
             limits.timeout.as_secs_f64()
         ),
@@ -278,6 +278,7 @@ fn describe_end(termination: Termination, limits: &RunLimits) -> String {
 mod tests {
     use super::*;
     use crate::assignment::spec::CompareMode;
+    use crate::grade::sandbox::TimeLimit;
 
     const ITEMS: [&str; 3] = ["board", "moves", "move"];
 
@@ -352,7 +353,11 @@ mod tests {
     #[test]
     fn an_abnormal_end_after_matching_output_costs_the_last_item() {
         assert_eq!(
-            statuses("board\nmoves\nmove\n", Termination::Timeout, false),
+            statuses(
+                "board\nmoves\nmove\n",
+                Termination::Timeout(TimeLimit::Cpu),
+                false
+            ),
             [Status::Pass, Status::Pass, Status::Timeout]
         );
         assert_eq!(
@@ -364,11 +369,17 @@ mod tests {
     #[test]
     fn a_trace_item_passes_only_in_full_and_else_shows_the_worst_ending() {
         assert_eq!(trace_status(1.0, EXIT_0), Status::Pass);
-        assert_eq!(trace_status(1.0, Termination::Timeout), Status::Pass);
+        assert_eq!(
+            trace_status(1.0, Termination::Timeout(TimeLimit::Wall)),
+            Status::Pass
+        );
         assert_eq!(trace_status(0.5, EXIT_0), Status::Fail);
         assert_eq!(trace_status(0.99, Termination::Exited(3)), Status::Fail);
         assert_eq!(trace_status(0.5, SEGV), Status::Crash);
-        assert_eq!(trace_status(0.0, Termination::Timeout), Status::Timeout);
+        assert_eq!(
+            trace_status(0.0, Termination::Timeout(TimeLimit::Cpu)),
+            Status::Timeout
+        );
         assert_eq!(
             trace_status(0.0, Termination::OutputLimit),
             Status::OutputLimit

@@ -8,6 +8,7 @@ pub mod cache;
 pub mod facts;
 pub mod judge;
 pub mod layout;
+pub mod rename;
 pub mod run;
 pub mod runcache;
 pub mod sandbox;

@@ -289,7 +289,8 @@ static int referee_stdin(const char *input, size_t length) {
 }
 
 /* Runs one case in a child; returns 0 in the child (which goes on to main), 1 in the parent
-   when the batch goes on, 2 when it stops. */
+   when the batch goes on, 2 when it stops (after a timeout: 'c' for the CPU-time limit, 't'
+   for the wall-clock backstop). */
 static int referee_run_case(int index, const char *input, size_t input_length,
                             long long timeout_us, size_t cap, struct referee_bytes out[2]) {
     int stdin_file = referee_stdin(input, input_length);
@@ -350,7 +351,7 @@ static int referee_run_case(int index, const char *input, size_t input_length,
                 long long cpu_left = timeout_us - ((long long) used.tv_sec * 1000000LL +
                                                    used.tv_nsec / 1000);
                 if (cpu_left <= 0) {
-                    kind = 't';
+                    kind = 'c';
                     break;
                 }
                 /* It cannot use more CPU time than the wall clock gives it. */
@@ -406,7 +407,7 @@ static int referee_run_case(int index, const char *input, size_t input_length,
         referee_write_all(STDOUT_FILENO, out[1].data, out[1].length) < 0) {
         return 2;
     }
-    return kind == 't' ? 2 : 1;
+    return kind == 't' || kind == 'c' ? 2 : 1;
 }
 
 /* The count on the "sockets: used N" line of this network namespace's sockstat, or -1. */

@@ -19,7 +19,7 @@ use super::judge::{
     build_error_run, judge_trace, judge_transcript, referee_failure_run, withheld_run,
 };
 use super::runcache::{RunInput, RunStore};
-use super::sandbox::{RunLimits, RunOutcome, RunRequest, Termination};
+use super::sandbox::{RunLimits, RunOutcome, RunRequest};
 use super::signature::{unit_function, Withheld};
 use super::{Grader, Settings};
 
@@ -80,7 +80,7 @@ pub fn run_cases(
         if let Some(pace) = pace.get(&key) {
             pace.lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .record_run(outcome.termination == Termination::Timeout, outcome.elapsed);
+                .record_run(outcome.termination.is_timeout(), outcome.elapsed);
         }
     }
     let judged = assignment
@@ -132,38 +132,36 @@ fn run_case(
     let pace = || pace.lock().unwrap_or_else(|e| e.into_inner());
     // A batch runs its cases with the full limits.
     let limits_now = || match target.ran {
-        Some(_) => (settings.limits.clone(), None),
+        Some(_) => settings.limits.clone(),
         None => pace().limits(settings),
     };
     match &case.prepared.expect {
         Expectation::Transcript(expected) => {
-            let (limits, shortened) = limits_now();
-            let mut run = match execute(case, target, grader, &limits, 0) {
-                Ok(outcome) => judge_transcript(assignment, case, expected, &outcome, &limits),
+            let (outcome, limits) = match execute(case, target, grader, &limits_now(), 0) {
+                Ok(ran) => ran,
                 Err(reason) => return referee_failure_run(case, &reason),
             };
+            let mut run = judge_transcript(assignment, case, expected, &outcome, &limits);
             if target.ran.is_none() {
                 pace().record(&run);
             }
-            run.notes.extend(shortened);
+            run.notes.extend(shortened_note(settings, &limits));
             run
         }
         Expectation::Trace { runs, .. } => {
             let mut outcomes = Vec::with_capacity(*runs);
             let mut shortened_notes = Vec::new();
             for index in 0..(*runs).max(1) {
-                let (limits, shortened) = limits_now();
-                match execute(case, target, grader, &limits, index) {
-                    Ok(outcome) => {
-                        pace().record_run(
-                            outcome.termination == Termination::Timeout,
-                            outcome.elapsed,
-                        );
-                        outcomes.push(outcome);
-                    }
+                let (outcome, limits) = match execute(case, target, grader, &limits_now(), index) {
+                    Ok(ran) => ran,
                     Err(reason) => return referee_failure_run(case, &reason),
-                }
-                shortened_notes.extend(shortened.map(|note| format!("run {}: {note}", index + 1)));
+                };
+                pace().record_run(outcome.termination.is_timeout(), outcome.elapsed);
+                outcomes.push(outcome);
+                shortened_notes.extend(
+                    shortened_note(settings, &limits)
+                        .map(|note| format!("run {}: {note}", index + 1)),
+                );
             }
             let mut run = judge_trace(assignment, case, &outcomes, sources, &settings.limits);
             run.notes.extend(shortened_notes);
@@ -181,9 +179,10 @@ struct RunTarget<'a> {
 }
 
 /// Runs the cases of each binary (and argument list) in one sandboxed run (see `batch`) and
-/// returns their outcomes by case index. Left out, to run on their own: trace cases, cases
-/// with a kept run, cases that need an environment (a seed, the sanitizers) and any case the
-/// batch did not report.
+/// returns their outcomes by case index, with the kept run of each case that has one (as if
+/// the batch had run it, so the pacing sees the same runs in the same order as when they
+/// were made). Left out, to run on their own: trace cases, cases that need an environment (a
+/// seed, the sanitizers) and any case the batch did not report.
 fn run_batches(
     assignment: &Assignment,
     built: &HashMap<BuildKey, Built>,
@@ -193,6 +192,7 @@ fn run_batches(
     let limits = &grader.settings.limits;
     let sandbox = grader.sandbox.describe();
     let mut groups: HashMap<(BuildKey, &[String]), Vec<usize>> = HashMap::new();
+    let mut outcomes = HashMap::new();
     for (index, case) in assignment.cases.iter().enumerate() {
         let prepared = &case.prepared;
         let key = (prepared.target.clone(), prepared.extra_flags.clone());
@@ -202,16 +202,16 @@ fn run_batches(
         if !batchable {
             continue;
         }
-        let kept = stores.get(&key).is_some_and(|store| {
-            store
-                .get(&store.key(&run_input(case, &[], limits, &sandbox)))
-                .is_some()
-        });
-        if !kept {
-            groups.entry((key, &prepared.args)).or_default().push(index);
+        let kept = stores
+            .get(&key)
+            .and_then(|store| store.get(&store.key(&run_input(case, &[], limits, &sandbox))));
+        match kept {
+            Some(kept) => {
+                outcomes.insert(index, kept.outcome);
+            }
+            None => groups.entry((key, &prepared.args)).or_default().push(index),
         }
     }
-    let mut outcomes = HashMap::new();
     for ((key, args), indices) in groups {
         let Some(binary) = built.get(&key).and_then(|b| b.binary.as_ref()) else {
             continue;
@@ -233,31 +233,38 @@ fn run_batches(
     outcomes
 }
 
-/// Runs one case, or reuses the kept outcome of the same run. `run_index` numbers the runs
-/// of a trace case from 0: each later run sees the clock a day further on, so programs seeded
-/// by `time()` play different games.
+/// Runs one case under `limits` (the settings', or shorter when the pacing says so), or
+/// reuses the kept outcome of the same run; returns the outcome and the limits it ran under.
+/// `run_index` numbers the runs of a trace case from 0: each later run sees the clock a day
+/// further on, so programs seeded by `time()` play different games.
 fn execute(
     case: &PreparedCase,
     target: &RunTarget,
     grader: &Grader,
     limits: &RunLimits,
     run_index: usize,
-) -> Result<RunOutcome, String> {
+) -> Result<(RunOutcome, RunLimits), String> {
     let env = case_env(case, grader, run_index);
+    // Kept under the settings' limits whatever the pacing gave it (see `runcache`).
+    let full = &grader.settings.limits;
     let key = target.store.map(|store| {
         let sandbox = grader.sandbox.describe();
-        store.key(&run_input(case, &env, limits, &sandbox))
+        store.key(&run_input(case, &env, full, &sandbox))
     });
     if let (Some(store), Some(key)) = (target.store, &key) {
         if let Some(kept) = store.get(key) {
-            return Ok(kept);
+            let limits = RunLimits {
+                timeout: kept.timeout,
+                ..full.clone()
+            };
+            return Ok((kept.outcome, limits));
         }
     }
     if let Some(outcome) = target.ran {
         if let (Some(store), Some(key)) = (target.store, key) {
-            store.put(key, outcome);
+            store.put(key, outcome, full.timeout);
         }
-        return Ok(outcome.clone());
+        return Ok((outcome.clone(), full.clone()));
     }
     let outcome = grader
         .sandbox
@@ -271,9 +278,9 @@ fn execute(
         })
         .map_err(|e| format!("referee could not run the program: {e}"))?;
     if let (Some(store), Some(key)) = (target.store, key) {
-        store.put(key, &outcome);
+        store.put(key, &outcome, limits.timeout);
     }
-    Ok(outcome)
+    Ok((outcome, limits.clone()))
 }
 
 /// The variables a run of `case` gets on top of the sandbox's fixed minimum.
@@ -316,6 +323,17 @@ fn run_input<'a>(
     }
 }
 
+/// The report's note on a run made under `limits` when the pacing shortened its time limit.
+fn shortened_note(settings: &Settings, limits: &RunLimits) -> Option<String> {
+    (limits.timeout < settings.limits.timeout).then(|| {
+        format!(
+            "run with a shortened time limit of {:.2} s: {} or more runs of this program in a row had timed out",
+            limits.timeout.as_secs_f64(),
+            settings.timeouts_in_a_row,
+        )
+    })
+}
+
 /// How one binary has been doing: after `Settings::timeouts_in_a_row` timeouts in a row, its
 /// next runs get a short time limit, so a program that hangs on every case costs the batch
 /// seconds, not cases x timeout; what it prints before hanging is still judged item by item.
@@ -327,25 +345,17 @@ struct Pace {
 }
 
 impl Pace {
-    /// The limits of the next run, and a note for the report when its time limit is shortened.
-    fn limits(&self, settings: &Settings) -> (RunLimits, Option<String>) {
+    /// The limits of the next run.
+    fn limits(&self, settings: &Settings) -> RunLimits {
         let mut limits = settings.limits.clone();
         if self.timeouts_in_a_row < settings.timeouts_in_a_row {
-            return (limits, None);
+            return limits;
         }
         let short = (limits.timeout / 5)
             .max(Duration::from_millis(200))
             .max(self.slowest_finished * 3);
-        if short >= limits.timeout {
-            return (limits, None);
-        }
-        limits.timeout = short;
-        let note = format!(
-            "run with a shortened time limit of {:.2} s: the previous {} runs of this program timed out",
-            short.as_secs_f64(),
-            self.timeouts_in_a_row,
-        );
-        (limits, Some(note))
+        limits.timeout = limits.timeout.min(short);
+        limits
     }
 
     fn record(&mut self, run: &CaseOutcome) {

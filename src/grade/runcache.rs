@@ -1,8 +1,12 @@
 //! Reused runs: the outcome of running one binary on one input under one set of limits is kept
 //! beside the build cache, so a regrade after a rubric, scoring or expected-output change
 //! reruns only the cases whose input changed. A run is a pure function of what the key holds
-//! (binary, arguments, stdin, environment, limits, sandbox), except for timing: timeouts are
-//! never kept, so a program that was stopped on a loaded machine gets a fresh chance.
+//! (binary, arguments, stdin, environment, limits, sandbox), reaching its CPU-time limit
+//! included (load does not change CPU time); a run stopped by the wall clock (it slept, was
+//! blocked, or did not get the CPU on a loaded machine) is never kept, and gets a fresh
+//! chance. The key holds the case's time limit as the settings give it; a run made under a
+//! limit the pacing shortened (see `run`) is kept under that key with the limit it had, so a
+//! regrade repeats the first grading's runs instead of depending on the order runs finish in.
 //!
 //! One file per binary (`runs/<sha256 of the binary>`) holds all its runs, read once before a
 //! submission's cases run and written once after, so a class of 300 costs 300 small files.
@@ -18,9 +22,9 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 
 use super::cache;
-use super::sandbox::{RunLimits, RunOutcome, Termination};
+use super::sandbox::{RunLimits, RunOutcome, Termination, TimeLimit};
 
-const MAGIC: &[u8] = b"referee runs 2\n";
+const MAGIC: &[u8] = b"referee runs 3\n";
 /// A SHA-256 digest, after the magic line.
 const DIGEST_BYTES: usize = 32;
 
@@ -28,8 +32,15 @@ const DIGEST_BYTES: usize = 32;
 pub struct RunStore {
     path: PathBuf,
     binary_digest: String,
-    kept: HashMap<String, RunOutcome>,
-    fresh: Mutex<Vec<(String, RunOutcome)>>,
+    kept: HashMap<String, Kept>,
+    fresh: Mutex<Vec<(String, Kept)>>,
+}
+
+/// A kept run: how it ended, and the time limit it ran under (the key's, or shorter).
+#[derive(Debug, Clone)]
+pub struct Kept {
+    pub outcome: RunOutcome,
+    pub timeout: Duration,
 }
 
 /// Everything a run's outcome depends on, besides the binary.
@@ -85,19 +96,24 @@ impl RunStore {
         cache::key(&parts)
     }
 
-    pub fn get(&self, key: &str) -> Option<RunOutcome> {
+    pub fn get(&self, key: &str) -> Option<Kept> {
         self.kept.get(key).cloned()
     }
 
-    /// Keeps a run unless its outcome depended on timing.
-    pub fn put(&self, key: String, outcome: &RunOutcome) {
-        if outcome.termination == Termination::Timeout {
+    /// Keeps a run made under the time limit `timeout`, unless the wall clock ended it (its
+    /// outcome depended on the machine's load).
+    pub fn put(&self, key: String, outcome: &RunOutcome, timeout: Duration) {
+        if outcome.termination == Termination::Timeout(TimeLimit::Wall) {
             return;
         }
+        let kept = Kept {
+            outcome: outcome.clone(),
+            timeout,
+        };
         self.fresh
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push((key, outcome.clone()));
+            .push((key, kept));
     }
 
     /// Writes the kept and the new runs (atomically: a concurrent writer of the same binary
@@ -129,7 +145,7 @@ fn digest(binary_digest: &str, runs: &[u8]) -> Vec<u8> {
     hasher.finalize().to_vec()
 }
 
-fn encode(runs: &HashMap<String, RunOutcome>, binary_digest: &str) -> Vec<u8> {
+fn encode(runs: &HashMap<String, Kept>, binary_digest: &str) -> Vec<u8> {
     let body = encode_runs(runs);
     let mut out = MAGIC.to_vec();
     out.extend(digest(binary_digest, &body));
@@ -137,16 +153,17 @@ fn encode(runs: &HashMap<String, RunOutcome>, binary_digest: &str) -> Vec<u8> {
     out
 }
 
-fn encode_runs(runs: &HashMap<String, RunOutcome>) -> Vec<u8> {
+fn encode_runs(runs: &HashMap<String, Kept>) -> Vec<u8> {
     let mut out = Vec::new();
     let mut keys: Vec<&String> = runs.keys().collect();
     keys.sort();
     for key in keys {
-        let run = &runs[key];
+        let run = &runs[key].outcome;
         let (tag, value): (u8, i32) = match run.termination {
             Termination::Exited(code) => (0, code),
             Termination::Signaled(signal) => (1, signal),
-            Termination::Timeout => (2, 0),
+            Termination::Timeout(TimeLimit::Cpu) => (2, 0),
+            Termination::Timeout(TimeLimit::Wall) => (2, 1),
             Termination::OutputLimit => (3, 0),
         };
         for part in [key.as_bytes(), &run.stdout, &run.stderr] {
@@ -156,6 +173,7 @@ fn encode_runs(runs: &HashMap<String, RunOutcome>) -> Vec<u8> {
         out.push(tag);
         out.extend(value.to_le_bytes());
         out.extend((run.elapsed.as_nanos() as u64).to_le_bytes());
+        out.extend((runs[key].timeout.as_nanos() as u64).to_le_bytes());
     }
     out
 }
@@ -182,7 +200,7 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn decode(data: &[u8], binary_digest: &str) -> Option<HashMap<String, RunOutcome>> {
+fn decode(data: &[u8], binary_digest: &str) -> Option<HashMap<String, Kept>> {
     let rest = data.strip_prefix(MAGIC)?;
     let (stored, body) = rest.split_at_checked(DIGEST_BYTES)?;
     if stored != digest(binary_digest, body).as_slice() {
@@ -197,22 +215,22 @@ fn decode(data: &[u8], binary_digest: &str) -> Option<HashMap<String, RunOutcome
         let tag = reader.bytes(1)?[0];
         let value = i32::from_le_bytes(reader.bytes(4)?.try_into().ok()?);
         let elapsed = Duration::from_nanos(reader.u64()?);
+        let timeout = Duration::from_nanos(reader.u64()?);
         let termination = match tag {
             0 => Termination::Exited(value),
             1 => Termination::Signaled(value),
-            2 => Termination::Timeout,
+            2 if value == 0 => Termination::Timeout(TimeLimit::Cpu),
+            2 => Termination::Timeout(TimeLimit::Wall),
             3 => Termination::OutputLimit,
             _ => return None,
         };
-        runs.insert(
-            key,
-            RunOutcome {
-                stdout,
-                stderr,
-                termination,
-                elapsed,
-            },
-        );
+        let outcome = RunOutcome {
+            stdout,
+            stderr,
+            termination,
+            elapsed,
+        };
+        runs.insert(key, Kept { outcome, timeout });
     }
     Some(runs)
 }
@@ -243,7 +261,7 @@ mod tests {
     }
 
     #[test]
-    fn runs_are_kept_across_opens_except_timeouts() {
+    fn runs_are_kept_across_opens_except_those_the_wall_clock_ended() {
         let dir = tempfile::tempdir().expect("tempdir");
         let binary = dir.path().join("program");
         std::fs::write(&binary, b"\x7fELF one").expect("write");
@@ -256,28 +274,53 @@ mod tests {
             sandbox: "basic",
         };
         let store = RunStore::open(dir.path(), &binary).expect("open");
-        let (a, b, c) = (
+        let (a, b, c, d) = (
             store.key(&input(b"a")),
             store.key(&input(b"b")),
             store.key(&input(b"c")),
+            store.key(&input(b"d")),
         );
         assert_ne!(a, b);
-        store.put(a.clone(), &outcome(b"out a\xff", Termination::Exited(0)));
-        store.put(b.clone(), &outcome(b"", Termination::Signaled(11)));
-        store.put(c.clone(), &outcome(b"partial", Termination::Timeout));
+        let full = limits.timeout;
+        store.put(
+            a.clone(),
+            &outcome(b"out a\xff", Termination::Exited(0)),
+            full,
+        );
+        store.put(b.clone(), &outcome(b"", Termination::Signaled(11)), full);
+        let wall = Termination::Timeout(TimeLimit::Wall);
+        store.put(c.clone(), &outcome(b"partial", wall), full);
+        let cpu = Termination::Timeout(TimeLimit::Cpu);
+        // Made under a limit the pacing shortened, kept with that limit.
+        let short = Duration::from_millis(200);
+        store.put(d.clone(), &outcome(b"looping", cpu), short);
         store.save().expect("save");
 
         let again = RunStore::open(dir.path(), &binary).expect("open");
         let kept = again.get(&a).expect("kept");
+        assert_eq!(kept.timeout, full);
+        let kept = kept.outcome;
         assert_eq!(kept.stdout, b"out a\xff");
         assert_eq!(kept.stderr, b"warning\n");
         assert_eq!(kept.termination, Termination::Exited(0));
         assert_eq!(kept.elapsed, Duration::from_millis(3));
         assert_eq!(
-            again.get(&b).map(|o| o.termination),
+            again.get(&b).map(|o| o.outcome.termination),
             Some(Termination::Signaled(11))
         );
-        assert!(again.get(&c).is_none(), "a timeout is never reused");
+        assert!(
+            again.get(&c).is_none(),
+            "a wall-clock timeout is never reused"
+        );
+        let looped = again.get(&d).expect("a CPU-time timeout is kept");
+        assert_eq!(
+            (
+                looped.outcome.termination,
+                looped.outcome.stdout,
+                looped.timeout
+            ),
+            (cpu, b"looping".to_vec(), short)
+        );
 
         // Another binary, other limits, another sandbox: other keys.
         std::fs::write(&binary, b"\x7fELF two").expect("write");
@@ -301,7 +344,11 @@ mod tests {
     #[test]
     fn a_damaged_truncated_or_swapped_file_counts_as_empty() {
         let mut runs = HashMap::new();
-        runs.insert("k".to_string(), outcome(b"x", Termination::OutputLimit));
+        let kept = Kept {
+            outcome: outcome(b"x", Termination::OutputLimit),
+            timeout: Duration::from_secs(1),
+        };
+        runs.insert("k".to_string(), kept);
         let data = encode(&runs, "binary");
         assert_eq!(decode(&data, "binary").map(|r| r.len()), Some(1));
         let mut damaged = data.clone();
@@ -336,7 +383,11 @@ mod tests {
         };
         let store = RunStore::open(dir.path(), &model).expect("open");
         let key = store.key(&input);
-        store.put(key, &outcome(b"right", Termination::Exited(0)));
+        store.put(
+            key,
+            &outcome(b"right", Termination::Exited(0)),
+            limits.timeout,
+        );
         let model_file = store.path.clone();
         store.save().expect("save");
         let student_store = RunStore::open(dir.path(), &student).expect("open");

@@ -16,7 +16,10 @@ use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
 
 mod interrupt;
+mod request;
 mod supervise;
+
+pub use request::{RunLimits, RunOutcome, RunRequest, Termination, TimeLimit};
 
 use interrupt::{
     handle_interrupts, register_live, unregister_live, INTERRUPTED, LIVE_RUNS, LIVE_SCRATCH,
@@ -62,54 +65,6 @@ pub fn wall_limit(limit: Duration, cpu_clock: bool) -> Duration {
     } else {
         limit
     }
-}
-
-/// Limits for one run.
-#[derive(Debug, Clone)]
-pub struct RunLimits {
-    /// The time limit: CPU time for an untrusted program (`Sandbox::run`, whose wall clock
-    /// gets 3 x this + 1 s as a backstop), wall-clock time for a tool (the compiler).
-    pub timeout: Duration,
-    pub cpu_seconds: u64,
-    /// Address space; `None` for no limit (sanitizer builds reserve terabytes).
-    pub memory_bytes: Option<u64>,
-    /// Bytes kept of stdout, and separately of stderr; more stops the program.
-    pub output_bytes: usize,
-    pub file_size_bytes: u64,
-    pub open_files: u64,
-    pub processes: u64,
-}
-
-/// How a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Termination {
-    Exited(i32),
-    Signaled(i32),
-    Timeout,
-    OutputLimit,
-}
-
-#[derive(Debug, Clone)]
-pub struct RunOutcome {
-    pub stdout: Vec<u8>,
-    pub stderr: Vec<u8>,
-    pub termination: Termination,
-    /// CPU time for untrusted programs (`Sandbox::run`), wall-clock time for tools.
-    pub elapsed: Duration,
-}
-
-/// What to run.
-pub struct RunRequest<'a> {
-    pub program: &'a Path,
-    pub args: &'a [String],
-    pub stdin: &'a [u8],
-    /// Variables set on top of the fixed minimum (`PATH`, `LC_ALL=C`, `HOME`).
-    pub env: &'a [(String, String)],
-    pub limits: &'a RunLimits,
-    /// Stop the program (as a timeout) when its stdout stays silent this long: a batch
-    /// prints a record per case, so a stopped or stalled batch is cut short instead of
-    /// holding its whole time limit.
-    pub silence: Option<Duration>,
 }
 
 /// How much a run is isolated beyond the basic limits.
@@ -825,9 +780,21 @@ mod tests {
         limits.timeout = Duration::from_millis(200);
         for sandbox in sandboxes() {
             let out = sh(&sandbox, "echo before; sleep 30", "", &limits);
-            assert_eq!(out.termination, Termination::Timeout);
+            assert_eq!(out.termination, Termination::Timeout(TimeLimit::Wall));
             assert_eq!(out.stdout, b"before\n");
             assert!(out.elapsed < Duration::from_secs(5));
+        }
+    }
+
+    #[test]
+    fn a_busy_program_is_stopped_at_its_cpu_time_limit() {
+        let mut limits = limits();
+        limits.timeout = Duration::from_millis(200);
+        for sandbox in sandboxes() {
+            let out = sh(&sandbox, "echo before; while :; do :; done", "", &limits);
+            assert_eq!(out.termination, Termination::Timeout(TimeLimit::Cpu));
+            assert_eq!(out.stdout, b"before\n");
+            assert!(out.elapsed >= limits.timeout, "CPU time: {:?}", out.elapsed);
         }
     }
 

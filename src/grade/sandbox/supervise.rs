@@ -117,8 +117,10 @@ fn supervise(
 
     // The CPU-time limit is a time limit too: SIGXCPU is reported as a timeout.
     let cpu_limit_hit = status.signal() == Some(libc::SIGXCPU);
-    let termination = if timed_out || cpu_limit_hit {
-        Termination::Timeout
+    let termination = if timed_out {
+        Termination::Timeout(TimeLimit::Wall)
+    } else if cpu_limit_hit {
+        Termination::Timeout(TimeLimit::Cpu)
     } else if stdout.1 || stderr.1 {
         Termination::OutputLimit
     } else if let Some(signal) = status.signal() {
