@@ -139,7 +139,14 @@ fn run_case(
         Expectation::Transcript(expected) => {
             let (limits, shortened) = limits_now();
             let mut run = match execute(case, target, grader, &limits, 0) {
-                Ok(outcome) => judge_transcript(assignment, case, expected, &outcome, &limits),
+                Ok(outcome) => judge_transcript(
+                    assignment,
+                    case,
+                    expected,
+                    &outcome,
+                    &limits,
+                    settings.detail,
+                ),
                 Err(reason) => return referee_failure_run(case, &reason),
             };
             if target.ran.is_none() {
