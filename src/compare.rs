@@ -1,7 +1,7 @@
 //! Compares a program's output with the tagged expected transcript: one line diff, a
 //! mismatch class, the items whose lines differ, and a unified diff a student can read.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use serde::Serialize;
 use similar::{capture_diff_slices, group_diff_ops, Algorithm, DiffOp};
@@ -156,7 +156,27 @@ fn trim_trailing_blank(mode: CompareMode, keys: &mut Vec<String>) {
 /// Diff lines shown before the rest is cut.
 pub const MAX_DIFF_LINES: usize = 80;
 
+/// How much of a comparison to work out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// The failed items, the mismatch and the unified diff a report shows.
+    Full,
+    /// The failed items and the mismatch only (the diff is left empty): what
+    /// `referee mutants` needs. A transcript whose lines all demonstrate one item then needs
+    /// no line diff at all, since any difference fails that item and nothing else.
+    ItemsOnly,
+}
+
 pub fn compare(expected: &Transcript, actual: &str, mode: CompareMode) -> Comparison {
+    compare_with(expected, actual, mode, Detail::Full)
+}
+
+pub fn compare_with(
+    expected: &Transcript,
+    actual: &str,
+    mode: CompareMode,
+    detail: Detail,
+) -> Comparison {
     let expected_lines = expected.lines();
     let actual_lines = split_lines(actual);
     let mut old: Vec<String> = expected_lines
@@ -170,7 +190,20 @@ pub fn compare(expected: &Transcript, actual: &str, mode: CompareMode) -> Compar
     trim_trailing_blank(mode, &mut old);
     trim_trailing_blank(mode, &mut new);
 
-    let ops = capture_diff_slices(Algorithm::Myers, &old, &new);
+    let one_item = match expected_lines.split_first() {
+        Some((first, rest)) if rest.iter().all(|l| l.item == first.item) => Some(first.item),
+        _ => None,
+    };
+    if detail == Detail::ItemsOnly && (one_item.is_some() || expected_lines.is_empty()) {
+        // What the line diff below would find: any difference is charged to the one item
+        // (every expected line, and every neighbour of an extra line, is that item's).
+        return Comparison {
+            mismatch: classify(&expected.text(), actual),
+            failed_items: one_item.filter(|_| old != new).into_iter().collect(),
+            diff: String::new(),
+        };
+    }
+    let ops = line_diff(&old, &new);
     let item_at = |index: usize| {
         expected_lines
             .get(index.min(expected_lines.len().saturating_sub(1)))
@@ -219,7 +252,7 @@ pub fn compare(expected: &Transcript, actual: &str, mode: CompareMode) -> Compar
     Comparison {
         mismatch: classify(&expected_text, actual),
         failed_items,
-        diff: if matched {
+        diff: if matched || detail == Detail::ItemsOnly {
             String::new()
         } else {
             let expected_view: Vec<OutLine> = expected_lines
@@ -232,6 +265,22 @@ pub fn compare(expected: &Transcript, actual: &str, mode: CompareMode) -> Compar
             unified_diff(&ops, &expected_view, &actual_lines)
         },
     }
+}
+
+/// Myers' line diff of `old` and `new`, run on numbers standing for the distinct lines: the
+/// algorithm only ever asks whether two lines are equal, so the edit script is the one the
+/// strings give, found without comparing strings at every step.
+fn line_diff(old: &[String], new: &[String]) -> Vec<DiffOp> {
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut old_ids = Vec::with_capacity(old.len());
+    let mut new_ids = Vec::with_capacity(new.len());
+    for (lines, numbers) in [(old, &mut old_ids), (new, &mut new_ids)] {
+        for line in lines {
+            let next = ids.len();
+            numbers.push(*ids.entry(line.as_str()).or_insert(next));
+        }
+    }
+    capture_diff_slices(Algorithm::Myers, &old_ids, &new_ids)
 }
 
 fn unified_diff(ops: &[DiffOp], old: &[OutLine], new: &[OutLine]) -> String {
@@ -398,6 +447,59 @@ mod tests {
         let c = compare(&t, "", CompareMode::Exact);
         assert!(c.diff.lines().count() <= MAX_DIFF_LINES + 1);
         assert!(c.diff.contains("more diff lines not shown"));
+    }
+
+    /// Lines drawn from a small alphabet, so that two draws share many lines.
+    fn lines(seed: u64, count: usize) -> Vec<String> {
+        let mut state = seed;
+        (0..count)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                format!("line {}", (state >> 33) % 7)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_diff_of_numbered_lines_is_the_diff_of_the_lines() {
+        for seed in 0..200 {
+            let old = lines(seed, (seed % 40) as usize);
+            let new = lines(seed + 1000, ((seed * 7) % 45) as usize);
+            assert_eq!(
+                line_diff(&old, &new),
+                capture_diff_slices(Algorithm::Myers, &old, &new),
+                "seed {seed}"
+            );
+        }
+    }
+
+    #[test]
+    fn items_only_fails_the_items_the_full_comparison_fails() {
+        let one = transcript(&[("a", "x\ny\nz\n")]);
+        let three = transcript(&[("a", "one\n"), ("b", "two\n"), ("c", "three\n")]);
+        let empty = Transcript::new();
+        let blank_end = transcript(&[("a", "x\n\n")]);
+        let cases: [(&Transcript, &str, CompareMode); 10] = [
+            (&one, "x\ny\nz\n", CompareMode::Exact),
+            (&one, "x\nY\nz\n", CompareMode::Exact),
+            (&one, "x\ny\nz\nextra\n", CompareMode::Exact),
+            (&one, "", CompareMode::Exact),
+            (&one, "x  \ny\nz\n\n", CompareMode::TrailingSpace),
+            (&three, "one\nTWO\nthree\n", CompareMode::Exact),
+            (&three, "one\ntwo\nthree\nfour\n", CompareMode::Exact),
+            (&empty, "anything\n", CompareMode::Exact),
+            (&empty, "", CompareMode::Exact),
+            (&blank_end, "x\n", CompareMode::Whitespace),
+        ];
+        for (expected, actual, mode) in cases {
+            let full = compare(expected, actual, mode);
+            let items = compare_with(expected, actual, mode, Detail::ItemsOnly);
+            assert_eq!(items.failed_items, full.failed_items, "{actual:?} {mode:?}");
+            assert_eq!(items.mismatch, full.mismatch, "{actual:?} {mode:?}");
+            assert!(items.diff.is_empty());
+        }
     }
 
     #[test]

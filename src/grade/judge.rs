@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use crate::assignment::{Assignment, PreparedCase};
-use crate::compare::{self, Mismatch};
+use crate::compare::{self, Detail, Mismatch};
 use crate::games::{TraceRun, Transcript};
 use crate::report::hints::{self, Ending, Explanation};
 use crate::report::{CaseOutcome, ItemOutcome, Status};
@@ -55,16 +55,18 @@ pub fn trace_status(fraction: f64, worst: Termination) -> Status {
     }
 }
 
-/// Judges a transcript case's run: one comparison, then a status per item.
+/// Judges a transcript case's run: one comparison, then a status per item. With
+/// `Detail::ItemsOnly` the outcome has the same items and statuses but no diff or hints.
 pub fn judge_transcript(
     assignment: &Assignment,
     case: &PreparedCase,
     expected: &Transcript,
     outcome: &RunOutcome,
     limits: &RunLimits,
+    detail: Detail,
 ) -> CaseOutcome {
     let actual = String::from_utf8_lossy(&outcome.stdout);
-    let comparison = compare::compare(expected, &actual, assignment.spec.compare.mode);
+    let comparison = compare::compare_with(expected, &actual, assignment.spec.compare.mode, detail);
     let mut notes = Vec::new();
     let wrong_exit = match (case.prepared.exit_code, outcome.termination) {
         (Some(want), Termination::Exited(got)) if want != got => {
@@ -93,20 +95,21 @@ pub fn judge_transcript(
             }
         })
         .collect::<Vec<ItemOutcome>>();
-    let explanation = if items.iter().all(|i| i.status == Status::Pass) {
-        Explanation::default()
-    } else {
-        let ending = match outcome.termination {
-            Termination::Exited(got) => match case.prepared.exit_code {
-                Some(want) if wrong_exit => Ending::WrongExit { want, got },
-                _ => Ending::Normal,
-            },
-            Termination::Signaled(signal) => Ending::Crash(sandbox::signal_name(signal)),
-            Termination::Timeout(_) => Ending::Timeout,
-            Termination::OutputLimit => Ending::OutputLimit,
+    let explanation =
+        if detail == Detail::ItemsOnly || items.iter().all(|i| i.status == Status::Pass) {
+            Explanation::default()
+        } else {
+            let ending = match outcome.termination {
+                Termination::Exited(got) => match case.prepared.exit_code {
+                    Some(want) if wrong_exit => Ending::WrongExit { want, got },
+                    _ => Ending::Normal,
+                },
+                Termination::Signaled(signal) => Ending::Crash(sandbox::signal_name(signal)),
+                Termination::Timeout(_) => Ending::Timeout,
+                Termination::OutputLimit => Ending::OutputLimit,
+            };
+            hints::explain(expected, &actual, assignment.spec.compare.mode, &ending)
         };
-        hints::explain(expected, &actual, assignment.spec.compare.mode, &ending)
-    };
     CaseOutcome {
         mismatch: comparison.mismatch,
         diff: comparison.diff,

@@ -25,6 +25,7 @@ use serde_json::{json, Value};
 
 use crate::assignment::spec::Limits;
 use crate::assignment::Assignment;
+use crate::compare::Detail;
 use crate::error::Error;
 use crate::games::Target;
 use crate::report::model::BuildReport;
@@ -46,6 +47,9 @@ pub struct Settings {
     pub timeouts_in_a_row: usize,
     /// Run the cases of each binary of a submission in one sandboxed run (see `batch`).
     pub batch_cases: bool,
+    /// What a failing transcript case records: everything a report shows, or only which
+    /// items failed (`referee mutants`); scores are the same either way.
+    pub detail: Detail,
 }
 
 impl Settings {
@@ -55,6 +59,7 @@ impl Settings {
         Settings {
             sanitize: false,
             batch_cases: true,
+            detail: Detail::Full,
             timeouts_in_a_row: limits.timeouts_in_a_row.max(1),
             limits: RunLimits {
                 timeout: Duration::from_secs_f64(timeout),

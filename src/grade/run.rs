@@ -141,7 +141,14 @@ fn run_case(
                 Ok(ran) => ran,
                 Err(reason) => return referee_failure_run(case, &reason),
             };
-            let mut run = judge_transcript(assignment, case, expected, &outcome, &limits);
+            let mut run = judge_transcript(
+                assignment,
+                case,
+                expected,
+                &outcome,
+                &limits,
+                settings.detail,
+            );
             if target.ran.is_none() {
                 pace().record(&run);
             }

@@ -11,6 +11,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::assignment::Assignment;
+use crate::compare::Detail;
 use crate::error::Error;
 use crate::grade::submission::Submission;
 use crate::grade::{self, Grader, Settings};
@@ -152,6 +153,8 @@ pub fn run(plan: &Plan, grader: &Grader) -> Result<MutantsReport, Error> {
     let timeout = mutant_timeout(model_seconds, grader.settings.limits.timeout.as_secs_f64());
     let mut settings: Settings = grader.settings.clone();
     settings.limits.timeout = Duration::from_secs_f64(timeout);
+    // Only which items lost points is reported, so no diffs or hints are worked out.
+    settings.detail = Detail::ItemsOnly;
     let mutant_grader = Grader {
         settings: &settings,
         ..*grader
