@@ -451,6 +451,8 @@ struct program_plan {
     int have_as;
     long long uid;
     int drop_capabilities;
+    /* Start the program in a session of its own (see main). */
+    int new_session;
 };
 
 /* Leaves this process no capability, now or after the exec, though its uid is 0 (in a user
@@ -475,6 +477,8 @@ static void start_program(const struct program_plan *plan, const sigset_t *origi
 {
     signal(SIGCHLD, SIG_DFL);
     sigprocmask(SIG_SETMASK, original_mask, NULL);
+    if (plan->new_session && setsid() < 0)
+        fail("setsid");
     limit(RLIMIT_CPU, plan->cpu, "limit CPU time");
     if (plan->have_as)
         limit(RLIMIT_AS, plan->address_space, "limit memory");
@@ -624,12 +628,15 @@ int main(int argc, char **argv)
             _exit(SETUP_FAILED);
     }
     /* Its own process group, so that referee can kill the run and everything it started;
-     * without namespaces also its own session, with no controlling terminal. An isolated run
-     * needs no session (its root has no /dev/tty, its PID namespace holds it), and one costs
-     * the most of the launcher's own work on a busy machine: the kernel gives a new session a
-     * scheduling group of its own (autogroup) and preempts the process moving into it. */
+     * without namespaces also its own session, with no controlling terminal. With them, only
+     * the program gets a session (below), the last process to start: a new session is the
+     * launcher's largest cost on a busy machine (the kernel gives it a scheduling group of
+     * its own, autogroup, and preempts the process moving into it), and its own scheduling
+     * group is what keeps the program's share of the CPU, and so whether it ends before the
+     * wall-clock backstop, from depending on what else runs in referee's session. */
     if ((isolate ? setpgid(0, 0) : setsid()) < 0)
         fail(isolate ? "setpgid" : "setsid");
+    plan.new_session = isolate != NULL;
     limit(RLIMIT_CORE, 0, "disable core dumps");
 
     if (!isolate)

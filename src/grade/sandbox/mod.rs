@@ -1,4 +1,4 @@
-//! Runs one untrusted program: its own process group (killed as a whole), resource limits, a
+//! Runs one untrusted program: its own session (killed as a whole), resource limits, a
 //! CPU-time limit with a wall-clock backstop, capped output, a cleared environment and a
 //! fresh working directory; and, where the kernel allows, new mount, PID, network and IPC
 //! namespaces on a minimal root file system, and (as root) a uid of its own. The compiler
@@ -359,7 +359,7 @@ impl Sandbox {
         Ok(network)
     }
 
-    /// Kills every process running as `uid` (those that left the run's process group too): the
+    /// Kills every process running as `uid` (those that left the run's session too): the
     /// launcher becomes that uid and signals all its processes.
     fn kill_every_process_of(&self, uid: u32) {
         let _ = Command::new(&self.launcher)
