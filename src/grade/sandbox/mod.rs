@@ -794,7 +794,6 @@ mod tests {
             let out = sh(&sandbox, "echo before; while :; do :; done", "", &limits);
             assert_eq!(out.termination, Termination::Timeout(TimeLimit::Cpu));
             assert_eq!(out.stdout, b"before\n");
-            assert!(out.elapsed >= limits.timeout, "CPU time: {:?}", out.elapsed);
         }
     }
 
