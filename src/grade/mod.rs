@@ -50,6 +50,10 @@ pub struct Settings {
     /// What a failing transcript case records: everything a report shows, or only which
     /// items failed (`referee mutants`); scores are the same either way.
     pub detail: Detail,
+    /// The second a trace case's runs read from the wall clock (`REFEREE_FIXED_TIME`, each
+    /// later run a day further on): `referee mutants` fixes it so that the mutants of a
+    /// clock-seeded model play the same games every time. Never set for submissions.
+    pub fixed_time: Option<i64>,
 }
 
 impl Settings {
@@ -60,6 +64,7 @@ impl Settings {
             sanitize: false,
             batch_cases: true,
             detail: Detail::Full,
+            fixed_time: None,
             timeouts_in_a_row: limits.timeouts_in_a_row.max(1),
             limits: RunLimits {
                 timeout: Duration::from_secs_f64(timeout),

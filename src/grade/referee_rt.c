@@ -10,7 +10,9 @@
    the game a student's unseeded generator plays. Programs that seed with srand(time(NULL))
    would play one game in every run started within the same second: calls to time() are
    wrapped (the link uses -Wl,--wrap=time) and shifted by REFEREE_TIME_OFFSET seconds, which
-   the grader sets differently for each run of a trace case.
+   the grader sets differently for each run of a trace case. `referee mutants` also sets
+   REFEREE_FIXED_TIME for trace cases: time() and clock_gettime(CLOCK_REALTIME) then read that
+   fixed second (plus the offset), so a clock-seeded program plays known games.
 
    Batches: with REFEREE_BATCH="TIMEOUT_MS OUTPUT_CAP SWEEP" set, the process runs many cases
    of one binary in one sandboxed run (see grade/batch.rs): before main, it reads the cases from
@@ -51,16 +53,36 @@
 
 time_t __real_time(time_t *result);
 
-time_t __wrap_time(time_t *result) {
-    time_t now = __real_time(NULL);
+/* The wall clock a run sees: REFEREE_FIXED_TIME (set only by `referee mutants`, so that the
+   mutants of a clock-seeded model play the same games in every run of the check) or the real
+   clock, shifted by REFEREE_TIME_OFFSET. */
+static time_t referee_now(time_t real) {
+    const char *fixed = getenv("REFEREE_FIXED_TIME");
     const char *offset = getenv("REFEREE_TIME_OFFSET");
+    time_t now = fixed != NULL ? (time_t) strtol(fixed, NULL, 10) : real;
     if (offset != NULL) {
         now += (time_t) strtol(offset, NULL, 10);
     }
+    return now;
+}
+
+time_t __wrap_time(time_t *result) {
+    time_t now = referee_now(__real_time(NULL));
     if (result != NULL) {
         *result = now;
     }
     return now;
+}
+
+/* Programs that seed from clock_gettime (with its nanoseconds) get the fixed clock too, but
+   only under REFEREE_FIXED_TIME; otherwise this is the system call, untouched. */
+int clock_gettime(clockid_t clock, struct timespec *now) {
+    if (clock == CLOCK_REALTIME && getenv("REFEREE_FIXED_TIME") != NULL) {
+        now->tv_sec = referee_now(0);
+        now->tv_nsec = 0;
+        return 0;
+    }
+    return (int) syscall(SYS_clock_gettime, clock, now);
 }
 
 static void referee_flush_on_crash(int signal_number) {

@@ -304,6 +304,10 @@ fn case_env(case: &PreparedCase, grader: &Grader, run_index: usize) -> Vec<(Stri
             (run_index * 86_400).to_string(),
         ));
     }
+    let trace = matches!(case.prepared.expect, Expectation::Trace { .. });
+    if let Some(second) = grader.settings.fixed_time.filter(|_| trace) {
+        env.push(("REFEREE_FIXED_TIME".to_string(), second.to_string()));
+    }
     if grader.settings.sanitize {
         env.extend(
             SANITIZER_ENV
