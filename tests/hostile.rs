@@ -409,6 +409,9 @@ fn an_interrupted_referee_leaves_nothing_behind() {
 /// and HTML write them as `\xNN` / `\u{NNNN}`.
 #[test]
 fn control_characters_in_names_are_escaped_in_every_text_format() {
+    // Not beside the other tests: their reaping of orphans (waitpid on any child) could reap
+    // this test's referee before it is waited for.
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let folder = tempfile::tempdir().expect("tempdir");
     let name = "evil\u{1b}[2J\u{1b}]0;owned\u{7}\u{9b}31m\u{202e}c.exe";
     let file = folder.path().join(format!("{name}.c"));
