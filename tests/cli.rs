@@ -108,7 +108,7 @@ fn a_failing_case_shows_its_input_and_a_unified_diff() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "move                   0 / 1.5  0/53",
+            "move                   0 / 1.5  0/54",
         ))
         .stdout(predicate::str::contains("input:\n      10\n      Bcg\n"))
         .stdout(predicate::str::contains(
@@ -153,7 +153,7 @@ fn cases_lists_every_case_with_its_items() {
         .success()
         .stdout(predicate::str::contains("direction-south-east"))
         .stdout(predicate::str::contains("unit     helpers"))
-        .stdout(predicate::str::contains("102 cases"));
+        .stdout(predicate::str::contains("103 cases"));
 }
 
 #[test]
