@@ -109,7 +109,11 @@ impl Checker {
         let (Loc::Square(m), Loc::Square(at)) = (claimed, self.board.piece(id).loc) else {
             return;
         };
-        if at != x || m == x || self.unknown.contains(&id) || !self.tentative.is_empty() {
+        if at != x || self.unknown.contains(&id) || !self.tentative.is_empty() {
+            return;
+        }
+        self.decide("square numbering");
+        if m == x {
             return;
         }
         let k = (m + SQUARES - x) % SQUARES;

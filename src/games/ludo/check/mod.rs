@@ -15,14 +15,12 @@ mod replay;
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::board::Colour;
 
-pub use judge::verdicts;
+pub use judge::{rule_share, verdicts};
 
-/// Violations in one run that take the `rules` item to zero (each costs a tenth).
-const VIOLATIONS_FOR_ZERO: f64 = 10.0;
 /// A colour whose choices agree this often with its stated behaviour gets full marks: the
 /// handout leaves tie-breaks open, so a correct program may differ now and then.
 const BEHAVIOUR_FULL: f64 = 0.95;
@@ -86,6 +84,8 @@ pub struct Report {
     pub checked: usize,
     /// Findings not reported because they depend on pieces or turns the replay lost track of.
     pub withheld: usize,
+    /// Checked decisions per rule (a reported violation is one): the rules the game exercised.
+    pub decisions: BTreeMap<&'static str, usize>,
 }
 
 /// Checks one printed game.

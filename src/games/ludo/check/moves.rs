@@ -75,6 +75,7 @@ impl Checker {
         }
         self.expect_at(id, from, "Rule 1");
         if let Some(since) = self.board.piece(id).briefing {
+            self.decide("CS-13");
             if self.round < since + 3 {
                 self.violation(
                     "CS-13",
@@ -90,6 +91,9 @@ impl Checker {
             .square()
             .is_some_and(|n| roll.before.count_at(c, n) >= 2);
         let piece = self.board.piece(id).clone();
+        if piece.dir.is_some() && !in_block && roll.sixes < 3 {
+            self.decide("CS-1");
+        }
         match piece.dir {
             Some(own) if own != dir && !in_block && roll.sixes < 3 => self.violation(
                 "CS-1",
@@ -114,6 +118,16 @@ impl Checker {
         let matched = self.reach(id, &roll, dir, to);
         match matched {
             Some((moved, passes)) => {
+                self.decide("Rule 1");
+                if matches!(to, Loc::HomePath(_) | Loc::Home) && !matches!(from, Loc::HomePath(_)) {
+                    self.decide("CS-7");
+                    if piece.captures > 0 {
+                        self.decide("Rule 9");
+                    }
+                }
+                if to == Loc::Home {
+                    self.decide("Rule 10");
+                }
                 if units != roll.value && units != moved && !steps.contains(&units) {
                     self.violation(
                         "Rule 1",
@@ -269,6 +283,7 @@ impl Checker {
             return;
         };
         self.expect_at(id, from, "CS-3");
+        self.decide("CS-3");
         self.check_single_action(id);
         let block_on = |board: &Board| {
             board
@@ -354,6 +369,7 @@ impl Checker {
         let Some((id, before)) = self.roll.as_ref().and_then(|r| r.stopped) else {
             return self.violation("CS-3", "no blocked piece was reported for this roll".into());
         };
+        self.decide("CS-3");
         if let Some((b, passes)) = before {
             if b == loc {
                 self.board.piece_mut(id).passes = passes;
@@ -379,6 +395,7 @@ impl Checker {
     }
 
     pub(super) fn capture(&mut self, id: PieceId, square: Loc, victim: PieceId) {
+        self.decide("Rule 6");
         if victim.colour == id.colour {
             self.violation(
                 "Rule 6",
@@ -580,6 +597,7 @@ impl Checker {
         let Some(cell) = self.mystery else {
             return self.violation("CS-11", "no mystery cell has spawned".into());
         };
+        self.decide("CS-11");
         let on_it = PieceId::all(c)
             .into_iter()
             .any(|id| self.board.piece(id).loc == Loc::Square(cell));
@@ -608,6 +626,7 @@ impl Checker {
 
     pub(super) fn teleported(&mut self, id: PieceId, target: Target) {
         if let Some(cell) = self.mystery {
+            self.decide("CS-11");
             let at = self.board.piece(id).loc;
             let moved_there = self
                 .roll
@@ -649,6 +668,7 @@ impl Checker {
             );
         }
         let square = n as u8;
+        self.decide("CS-10");
         let occupants: Vec<String> = self
             .board
             .on_square(square)
@@ -681,6 +701,7 @@ impl Checker {
             .filter(|&id| self.board.piece(id).loc != Loc::Home)
             .map(|id| format!("{id} at {}", self.render(id)))
             .collect();
+        self.decide("Rule 11");
         if out.is_empty() {
             if self.report.winner.is_none() {
                 self.report.winner = Some(c);

@@ -206,11 +206,19 @@ impl Checker {
             && !self.roll.as_ref().is_some_and(|r| r.uncertain)
     }
 
+    /// A decision under `rule` that the replay checked (only while it knows everything).
+    pub(super) fn decide(&mut self, rule: &'static str) {
+        if self.certain() {
+            *self.report.decisions.entry(rule).or_default() += 1;
+        }
+    }
+
     pub(super) fn violation(&mut self, rule: &'static str, why: String) {
         if !self.certain() {
             self.report.withheld += 1;
             return;
         }
+        self.decide(rule);
         self.report.violations.push(Violation {
             line: self.line_no,
             text: self.text.clone(),
@@ -300,6 +308,7 @@ impl Checker {
             self.tentative.retain(|(p, _)| *p != id);
             return true;
         }
+        self.decide(rule);
         if actual == claimed {
             return true;
         }
@@ -319,7 +328,11 @@ impl Checker {
     /// The roll the colour is acting on, reporting an action without one.
     pub(super) fn current_roll(&mut self, colour: Colour) -> Option<u32> {
         match &self.roll {
-            Some(r) if r.colour == colour => Some(r.value),
+            Some(r) if r.colour == colour => {
+                let value = r.value;
+                self.decide("turn order");
+                Some(value)
+            }
             Some(r) => {
                 let who = r.colour;
                 self.violation(
@@ -367,6 +380,7 @@ impl Checker {
             // The handout's first-round wording after the first player is known is a turn.
             Msg::FirstRoll(c, v) | Msg::AnyRoll(c, v) if self.order.is_some() => self.rolled(c, v),
             Msg::FirstRoll(c, v) | Msg::AnyRoll(c, v) => {
+                self.decide("Rule 1");
                 if !(1..=6).contains(&v) {
                     self.violation("Rule 1", format!("a die shows 1 to 6, not {v}"));
                 }
@@ -409,6 +423,7 @@ impl Checker {
                 self.last_mystery = self.mystery;
             }
             Msg::MysteryAt(n) => {
+                self.decide("CS-10");
                 if self.mystery.map(u32::from) != Some(n) {
                     let was = self
                         .mystery
@@ -423,6 +438,7 @@ impl Checker {
             Msg::Aura(id, aura) => self.board.piece_mut(id).aura = Some((aura, self.round)),
             Msg::Briefing(id) => self.board.piece_mut(id).briefing = Some(self.round),
             Msg::Restricted(id) => {
+                self.decide("CS-13");
                 let since = self.board.piece(id).briefing;
                 if since.is_none_or(|s| self.round > s + 5) {
                     self.violation(
@@ -478,6 +494,9 @@ impl Checker {
                 !tied || last.is_none_or(|l| l <= v)
             })
         });
+        if !first.is_empty() {
+            self.decide("first player");
+        }
         if !(first.is_empty() || top_first && top_latest) {
             self.violation(
                 "first player",
@@ -502,6 +521,7 @@ impl Checker {
 
     pub(super) fn announce_order(&mut self, colours: Vec<Colour>) {
         let expected = self.order.clone();
+        self.decide("turn order");
         let first = colours.first().copied().unwrap_or(Colour::Red);
         let clockwise: Vec<Colour> = (0..4)
             .map(|k| Colour::SEATING[(first.index() + k) % 4])
@@ -526,6 +546,7 @@ impl Checker {
 
     pub(super) fn rolled(&mut self, c: Colour, v: u32) {
         self.report.rolls += 1;
+        self.decide("Rule 1");
         if !(1..=6).contains(&v) {
             self.violation("Rule 1", format!("a die shows 1 to 6, not {v}"));
         }
@@ -538,6 +559,9 @@ impl Checker {
         match &prev {
             None => {
                 let first = self.order.as_ref().map(|o| o[0]);
+                if first.is_some() {
+                    self.decide("turn order");
+                }
                 if first.is_some_and(|f| f != c) {
                     self.violation(
                         "turn order",
@@ -551,6 +575,7 @@ impl Checker {
                 self.round = 1;
             }
             Some(p) if p.colour == c => {
+                self.decide("Rule 4");
                 let again = p.value == 6 && p.sixes < 3;
                 if p.sixes >= 3 {
                     self.violation(
@@ -577,6 +602,7 @@ impl Checker {
             }
             Some(p) => {
                 let next = self.next_player(p.colour);
+                self.decide(if p.value == 6 { "Rule 4" } else { "turn order" });
                 // The three-roll limit may count every roll of the turn, a capture's bonus
                 // included (the ruling accepts both readings).
                 let limit_reached = p.in_turn >= 3;
@@ -665,7 +691,9 @@ impl Checker {
             && origin
                 .square()
                 .is_some_and(|n| roll.before.count_at(id.colour, n) >= 2);
-        if !same_block {
+        if same_block {
+            self.decide("Rule 1");
+        } else {
             let first = roll
                 .moved
                 .first()
@@ -683,6 +711,7 @@ impl Checker {
         let Some(value) = self.current_roll(c) else {
             return self.put_on_x(id);
         };
+        self.decide("Rule 2");
         if value != 6 {
             self.violation(
                 "Rule 2",
@@ -723,6 +752,7 @@ impl Checker {
             if self.tentative.iter().any(|(p, _)| *p == victim) {
                 continue;
             }
+            self.decide("Rule 6");
             self.pending.push(Pending {
                 victim,
                 square,
@@ -742,6 +772,7 @@ impl Checker {
         }
         for p in std::mem::take(&mut self.pending) {
             if self.board.piece(p.victim).loc == Loc::Square(p.square) {
+                *self.report.decisions.entry("Rule 6").or_default() += 1;
                 self.report.violations.push(Violation {
                     line: p.line,
                     text: p.text,
@@ -779,6 +810,7 @@ impl Checker {
             }
             return;
         }
+        self.decide("count line");
         let counts = self.board.counts(c);
         let standard = counts.standard as u32;
         let with_straight = standard + counts.home_path as u32;

@@ -820,3 +820,116 @@ fn report_order(lines: &[String]) -> Vec<Colour> {
         })
         .expect("the game announces its order")
 }
+
+fn violation_of(rule: &'static str, line: usize) -> Violation {
+    Violation {
+        line,
+        text: String::new(),
+        rule,
+        why: String::new(),
+    }
+}
+
+#[test]
+fn a_rule_broken_once_or_fifty_times_costs_the_same_share() {
+    let decisions: BTreeMap<&'static str, usize> = ["Rule 1", "Rule 2", "Rule 4", "count line"]
+        .into_iter()
+        .map(|rule| (rule, 400))
+        .collect();
+    let once = rule_share(&decisions, &[violation_of("count line", 7)]);
+    let fifty: Vec<Violation> = (0..50).map(|k| violation_of("count line", k)).collect();
+    assert_eq!(once, 0.75);
+    assert_eq!(rule_share(&decisions, &fifty), once);
+    assert_eq!(rule_share(&decisions, &[]), 1.0);
+}
+
+#[test]
+fn two_broken_rules_cost_more_than_one() {
+    let decisions: BTreeMap<&'static str, usize> = ["Rule 1", "Rule 2", "Rule 4", "count line"]
+        .into_iter()
+        .map(|rule| (rule, 400))
+        .collect();
+    let one = rule_share(&decisions, &[violation_of("count line", 7)]);
+    let two = rule_share(
+        &decisions,
+        &[violation_of("count line", 7), violation_of("Rule 2", 9)],
+    );
+    assert!(two < one, "{two} < {one}");
+    // A violation under a rule with no other checked decision still counts that rule.
+    let unlisted = rule_share(&decisions, &[violation_of("CS-7", 3)]);
+    assert_eq!(unlisted, 0.8);
+}
+
+/// The `rules` share of one printed game.
+fn rules_share(lines: &[String]) -> f64 {
+    let text = lines.join("\n");
+    verdicts(&TraceRun {
+        output: &text,
+        timed_out: false,
+        sources: None,
+    })
+    .into_iter()
+    .find(|v| v.item == RULES)
+    .map_or(-1.0, |v| v.fraction)
+}
+
+#[test]
+fn rules_charge_a_repeated_bug_once_and_each_broken_rule_apart() {
+    let lines = game(14);
+    let wrong_count =
+        |line: &str| match parse(line) {
+            Some(Msg::Count(c, on_board, in_base)) => Some(format!(
+            "{} player now has {on_board}/4 on pieces on the board and {}/4 pieces on the base.",
+            c.name(),
+            if in_base < 4 { in_base + 1 } else { in_base - 1 }
+        )),
+            _ => None,
+        };
+    let counts: Vec<usize> = (0..lines.len())
+        .filter(|&i| wrong_count(&lines[i]).is_some())
+        .collect();
+    assert!(counts.len() >= 10, "the game prints count lines");
+    let mut once = lines.clone();
+    once[counts[0]] = wrong_count(&lines[counts[0]]).unwrap_or_default();
+    let mut every = lines.clone();
+    for &i in &counts {
+        every[i] = wrong_count(&lines[i]).unwrap_or_default();
+    }
+    let mut two_rules = once.clone();
+    let (at, units) = (0..lines.len())
+        .find_map(|i| match parse(&lines[i]) {
+            Some(Msg::Move { units, .. }) => Some((i, units)),
+            _ => None,
+        })
+        .expect("the game has a move");
+    two_rules[at] = lines[at].replace(
+        &format!(" by {units} units"),
+        &format!(" by {} units", units + 7),
+    );
+    let rules_broken = |lines: &[String]| -> BTreeSet<&'static str> {
+        check(&lines.join("\n"))
+            .violations
+            .iter()
+            .map(|v| v.rule)
+            .collect()
+    };
+    assert_eq!(rules_broken(&once), BTreeSet::from(["count line"]));
+    assert_eq!(check(&every.join("\n")).violations.len(), counts.len());
+    assert_eq!(
+        rules_broken(&two_rules),
+        BTreeSet::from(["count line", "Rule 1"])
+    );
+    let (whole, one, all, two) = (
+        rules_share(&lines),
+        rules_share(&once),
+        rules_share(&every),
+        rules_share(&two_rules),
+    );
+    assert_eq!(whole, 1.0);
+    assert!(one < 1.0 && one > 0.8, "one wrong count line: {one}");
+    assert_eq!(all, one, "every count line wrong costs what one does");
+    assert!(
+        two < one,
+        "two rules broken ({two}) cost more than one ({one})"
+    );
+}
