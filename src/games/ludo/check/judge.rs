@@ -11,7 +11,8 @@ use crate::games::{ItemVerdict, TraceRun};
 impl Checker {
     /// Judges one roll's choice against the colour's behaviour, where it decides.
     pub(super) fn judge(&mut self, roll: &Roll) {
-        if roll.sixes >= 3 || roll.uncertain || !(1..=6).contains(&roll.value) {
+        // A roll that did nothing is not judged: its action line may be missing.
+        if roll.sixes >= 3 || roll.uncertain || !(1..=6).contains(&roll.value) || !roll.acted() {
             return;
         }
         let agreed = match roll.colour {
@@ -417,24 +418,30 @@ fn rule_decisions_note(report: &Report) -> String {
     note
 }
 
-/// How much of the game was read: "read 1204 of 1260 lines of the game; 3 not understood:
-/// 57, 803, 990".
+/// How much of the game was read: "read and checked 1204 of 1260 lines of the game; 3 lines
+/// not understood: 57, 803, 990; 1 lines missing before: 412".
 fn coverage_note(report: &Report) -> String {
     let mut note = format!(
         "read and checked {} of {} lines of the game",
         report.checked, report.relevant
     );
-    if !report.not_understood.is_empty() {
-        let first: Vec<String> = report
-            .not_understood
+    let not_understood: Vec<usize> = report.not_understood.iter().map(|(n, _)| *n).collect();
+    for (lines, what) in [
+        (&not_understood, "lines not understood"),
+        (&report.missing_lines, "lines missing before"),
+    ] {
+        if lines.is_empty() {
+            continue;
+        }
+        let first: Vec<String> = lines
             .iter()
             .take(MAX_NOTES)
-            .map(|(n, _)| n.to_string())
+            .map(|n| n.to_string())
             .collect();
-        let more = report.not_understood.len().saturating_sub(MAX_NOTES);
+        let more = lines.len().saturating_sub(MAX_NOTES);
         note.push_str(&format!(
-            "; {} lines not understood: {}{}",
-            report.not_understood.len(),
+            "; {} {what}: {}{}",
+            lines.len(),
             first.join(", "),
             if more > 0 {
                 format!(" and {more} more")

@@ -1,7 +1,9 @@
 //! The trace checker: reads a printed LUDO-CS game line by line, replays it on the board and
 //! reports every line the rules forbid. It never stops at the first problem: an unreadable
 //! line is reported and skipped, and after a violation the replay follows what the program
-//! printed (a piece said to be at 14 is put at 14), so one bug is reported once.
+//! printed (a piece said to be at 14 is put at 14), so one bug is reported once. A line
+//! missing from the output (seen as a disagreement one missing line explains) costs coverage, as an
+//! unreadable line does, not a finding.
 //!
 //! `read` turns lines into messages, `replay` and `moves` follow them on the board, `judge`
 //! scores the rubric items from what the replay found.
@@ -10,6 +12,8 @@ mod certainty;
 mod forms;
 mod judge;
 mod moves;
+#[cfg(test)]
+mod property_tests;
 mod read;
 mod replay;
 #[cfg(test)]
@@ -84,6 +88,9 @@ pub struct Report {
     pub checked: usize,
     /// Findings not reported because they depend on pieces or turns the replay lost track of.
     pub withheld: usize,
+    /// Lines at which the program's lines showed a line of the game missing before them (a
+    /// roll, move, capture, ... not printed): counted as lines not checked, not as findings.
+    pub missing_lines: Vec<usize>,
     /// Checked decisions per rule (a reported violation is one): the rules the game exercised.
     pub decisions: BTreeMap<&'static str, usize>,
 }
