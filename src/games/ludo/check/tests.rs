@@ -1,5 +1,6 @@
 use super::super::board::*;
 use super::super::{BEHAVIOUR, FINISHES, MESSAGES, RULES, STRUCTURE};
+use super::certainty::named_pieces;
 use super::judge::*;
 use super::read::*;
 use super::replay::*;
@@ -637,4 +638,62 @@ fn rules_charge_a_repeated_bug_once_and_each_broken_rule_apart() {
         two < one,
         "two rules broken ({two}) cost more than one ({one})"
     );
+}
+
+#[test]
+fn a_landing_without_a_capture_is_rule_6_once_the_victim_is_seen_still_there() {
+    let (lines, i, (victim, square)) = find(|lines, i| {
+        let Some(Msg::Move {
+            id,
+            to: Loc::Square(t),
+            ..
+        }) = msg(&lines[i])
+        else {
+            return None;
+        };
+        match msg(&lines[i + 1]) {
+            Some(Msg::Capture {
+                id: capturer,
+                victim,
+                ..
+            }) if capturer == id => {
+                // The victim's next mention is the location summary (it does not enter again
+                // first).
+                let next = lines[i + 2..].iter().find_map(|l| {
+                    let m = msg(l)?;
+                    named_pieces(&m).contains(&victim).then_some(m)
+                });
+                matches!(next, Some(Msg::PieceAt(..))).then_some((victim, t))
+            }
+            _ => None,
+        }
+    });
+    // The program moves onto the victim but does not capture it: no capture line, and its
+    // count line and location summary still have the victim on the square.
+    let mut edited: Vec<String> = lines[..=i].to_vec();
+    let mut count_fixed = false;
+    for line in &lines[i + 2..] {
+        match msg(line) {
+            Some(Msg::Count(c, on_board, in_base)) if c == victim.colour && !count_fixed => {
+                count_fixed = true;
+                edited.push(format!(
+                    "{} player now has {}/4 on pieces on the board and {}/4 pieces on the base.",
+                    c.name(),
+                    on_board + 1,
+                    in_base - 1
+                ));
+            }
+            Some(Msg::PieceAt(id, _)) if id == victim => {
+                edited.push(format!("Piece {victim} -> {square}"));
+                break;
+            }
+            _ => edited.push(line.clone()),
+        }
+    }
+    let v = only_violation(&edited);
+    assert_eq!((v.line, v.rule), (i + 1, "Rule 6"));
+    // Without the edits the capture line's deletion alone is no finding.
+    let mut deleted = lines.clone();
+    deleted.remove(i + 1);
+    assert_eq!(check(&deleted.join("\n")).violations, vec![]);
 }
