@@ -5,6 +5,7 @@
 use super::super::board::*;
 use super::read::*;
 use super::replay::*;
+use super::Violation;
 
 /// A square printed `k` squares clockwise of the handout's numbering, put back.
 fn unshift(loc: Loc, k: u8) -> Loc {
@@ -109,7 +110,11 @@ impl Checker {
         let (Loc::Square(m), Loc::Square(at)) = (claimed, self.board.piece(id).loc) else {
             return;
         };
-        if at != x || m == x || self.unknown.contains(&id) || !self.tentative.is_empty() {
+        if at != x || self.unknown.contains(&id) || !self.tentative.is_empty() {
+            return;
+        }
+        self.decide("square numbering");
+        if m == x {
             return;
         }
         let k = (m + SQUARES - x) % SQUARES;
@@ -189,4 +194,151 @@ impl Checker {
         }
         true
     }
+
+    /// A line of the game seems missing before this one: what the program prints next disagrees
+    /// with the replay in a way one line it did not print (or printed where the checker lost
+    /// it) explains. That costs coverage like a line not understood, never a finding, and the
+    /// rest of the roll is not judged.
+    pub(super) fn gap(&mut self) {
+        if self.certain() {
+            self.report.relevant += 1;
+            self.report.missing_lines.push(self.line_no);
+        }
+        if let Some(r) = &mut self.roll {
+            r.uncertain = true;
+        }
+    }
+
+    /// An action of `c` whose roll line is missing: a roll of unknown value starts, so nothing
+    /// that depends on the value is judged in it.
+    pub(super) fn missing_roll(&mut self, c: Colour) {
+        self.gap();
+        let prev = self.roll.take();
+        if let Some(p) = &prev {
+            self.judge(p);
+        }
+        let in_turn = match &prev {
+            Some(p) if p.colour == c => p.in_turn + 1,
+            _ => 1,
+        };
+        match &prev {
+            Some(p) if p.colour != c && self.position(c) <= self.position(p.colour) => {
+                self.round += 1
+            }
+            None => self.round = self.round.max(1),
+            _ => {}
+        }
+        self.roll = Some(Roll {
+            colour: c,
+            value: UNKNOWN_ROLL,
+            sixes: 0,
+            round: self.round,
+            before: self.board.clone(),
+            entered: false,
+            captured: false,
+            moved: Vec::new(),
+            made_block: false,
+            block_move: false,
+            stopped: None,
+            implied: None,
+            judgeable: false,
+            line: self.line_no,
+            uncertain: true,
+            in_turn,
+        });
+    }
+
+    /// The pieces of `c` that are neither in base nor home become unknown (with `base`, those
+    /// in base too): a line about one of them is missing.
+    pub(super) fn lose_colour(&mut self, c: Colour, base: bool) {
+        for id in PieceId::all(c) {
+            match self.board.piece(id).loc {
+                Loc::Home => {}
+                Loc::Base if !base => {}
+                _ => {
+                    self.unknown.insert(id);
+                }
+            }
+        }
+    }
+
+    /// Landings on opposing pieces that no capture line followed: the capture line may be
+    /// missing, or the victim may have moved away on a line that is missing. The victim is
+    /// unknown until a later line places it; placed still on that square, it was not captured,
+    /// and that is the Rule 6 finding.
+    pub(super) fn uncaptured(&mut self, landings: Vec<Pending>) {
+        self.gap();
+        for p in landings {
+            self.unknown.insert(p.victim);
+            self.suspect.insert(p.mover);
+            self.left_standing.push(p);
+        }
+    }
+
+    /// A piece the replay lost track of is placed again: if a landing on it was never answered
+    /// by a capture and it still stands on that square, the capture did not happen.
+    pub(super) fn placed_again(&mut self, id: PieceId, claimed: Loc) {
+        let Some(at) = self.left_standing.iter().position(|p| p.victim == id) else {
+            return;
+        };
+        let p = self.left_standing.remove(at);
+        if claimed == Loc::Square(p.square) {
+            *self.report.decisions.entry("Rule 6").or_default() += 1;
+            self.report.violations.push(Violation {
+                line: p.line,
+                text: p.text,
+                rule: "Rule 6",
+                why: format!(
+                    "{} lands on square {} where {} {} stands, but no capture follows ({} is still there later)",
+                    p.mover,
+                    p.square,
+                    p.victim.colour.name(),
+                    p.victim,
+                    p.victim
+                ),
+            });
+        }
+    }
+}
+
+/// Whether `loc` is `place`'s square under either layout.
+pub(super) fn at_place(loc: Loc, place: Place) -> bool {
+    [FROM_ZERO, FROM_APPROACH]
+        .iter()
+        .any(|layout| loc == Loc::Square(layout.square(place)))
+}
+
+/// A roll whose line is missing: its value is not known.
+pub(super) const UNKNOWN_ROLL: u32 = 0;
+
+/// Whether one line the program did not print can take a piece of colour `c` from where the
+/// replay has it to where the program says it is: a move or teleport from a square (anywhere,
+/// into the home straight or Home), a capture or teleport to base, an entry from base onto X,
+/// a move on along the home straight. A piece never leaves Home, nor comes out of base
+/// anywhere but X, nor goes back from the home straight to the track.
+pub(super) fn one_line_apart(c: Colour, actual: Loc, claimed: Loc) -> bool {
+    match (actual, claimed) {
+        (Loc::Square(_), _) => true,
+        (Loc::Base, Loc::Square(n)) => n == c.start(),
+        (Loc::HomePath(k), Loc::HomePath(j)) => j > k,
+        (Loc::HomePath(_), Loc::Home) => true,
+        _ => false,
+    }
+}
+
+/// Whether one missing line explains a count line: an entry (one more on the board, one less
+/// in base), a capture or teleport to base (one less on the board, one more in base), or a
+/// move into the home straight or Home (one less on the board). `on_board` may count the home
+/// straight or not.
+pub(super) fn count_one_line_apart(
+    said: (u32, u32),
+    standard: u32,
+    with_straight: u32,
+    base: u32,
+) -> bool {
+    let (on_board, in_base) = (i64::from(said.0), i64::from(said.1));
+    [(1, -1), (-1, 1), (-1, 0)].iter().any(|&(on, off)| {
+        (on_board == i64::from(standard) + on || on_board == i64::from(with_straight) + on)
+            && in_base == i64::from(base) + off
+    })
 }

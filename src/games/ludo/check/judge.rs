@@ -11,7 +11,8 @@ use crate::games::{ItemVerdict, TraceRun};
 impl Checker {
     /// Judges one roll's choice against the colour's behaviour, where it decides.
     pub(super) fn judge(&mut self, roll: &Roll) {
-        if roll.sixes >= 3 || roll.uncertain || !(1..=6).contains(&roll.value) {
+        // A roll that did nothing is not judged: its action line may be missing.
+        if roll.sixes >= 3 || roll.uncertain || !(1..=6).contains(&roll.value) || !roll.acted() {
             return;
         }
         let agreed = match roll.colour {
@@ -296,9 +297,9 @@ pub fn verdicts(run: &TraceRun) -> Vec<ItemVerdict> {
     let rules = if report.rolls == 0 {
         0.0
     } else {
-        (1.0 - report.violations.len() as f64 / VIOLATIONS_FOR_ZERO).max(0.0) * coverage
+        rule_share(&report.decisions, &report.violations) * coverage
     };
-    let mut rule_notes = vec![coverage_note(&report)];
+    let mut rule_notes = vec![coverage_note(&report), rule_decisions_note(&report)];
     rule_notes.extend(report.violations.iter().map(|v| v.to_string()));
     rule_notes = capped(rule_notes);
     if report.withheld > 0 {
@@ -373,24 +374,74 @@ pub fn verdicts(run: &TraceRun) -> Vec<ItemVerdict> {
     .collect()
 }
 
-/// How much of the game was read: "read 1204 of 1260 lines of the game; 3 not understood:
-/// 57, 803, 990".
+/// The rules a run exercised (at least one checked decision under each; a violation is one)
+/// and those of them broken at least once.
+fn rule_tally<'a>(
+    decisions: &'a BTreeMap<&'static str, usize>,
+    violations: &'a [Violation],
+) -> (BTreeSet<&'a str>, BTreeSet<&'a str>) {
+    let broken: BTreeSet<&str> = violations.iter().map(|v| v.rule).collect();
+    let exercised = decisions
+        .keys()
+        .copied()
+        .chain(broken.iter().copied())
+        .collect();
+    (exercised, broken)
+}
+
+/// The share of rule decisions obeyed: a rule the run exercised is one decision, obeyed when
+/// none of its checked decisions was violated. So a bug costs its rule's share once however
+/// often it shows, and no bug hides among thousands of obeyed lines. 1 when the run exercised
+/// no rule.
+pub fn rule_share(decisions: &BTreeMap<&'static str, usize>, violations: &[Violation]) -> f64 {
+    let (exercised, broken) = rule_tally(decisions, violations);
+    if exercised.is_empty() {
+        return 1.0;
+    }
+    (exercised.len() - broken.len()) as f64 / exercised.len() as f64
+}
+
+/// "11 of 12 rules exercised obeyed in every checked decision (broken: count line)".
+fn rule_decisions_note(report: &Report) -> String {
+    let (exercised, broken) = rule_tally(&report.decisions, &report.violations);
+    let mut note = format!(
+        "{} of {} rules exercised obeyed in every checked decision",
+        exercised.len() - broken.len(),
+        exercised.len()
+    );
+    if !broken.is_empty() {
+        note.push_str(&format!(
+            " (broken: {})",
+            broken.into_iter().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    note
+}
+
+/// How much of the game was read: "read and checked 1204 of 1260 lines of the game; 3 lines
+/// not understood: 57, 803, 990; 1 lines missing before: 412".
 fn coverage_note(report: &Report) -> String {
     let mut note = format!(
         "read and checked {} of {} lines of the game",
         report.checked, report.relevant
     );
-    if !report.not_understood.is_empty() {
-        let first: Vec<String> = report
-            .not_understood
+    let not_understood: Vec<usize> = report.not_understood.iter().map(|(n, _)| *n).collect();
+    for (lines, what) in [
+        (&not_understood, "lines not understood"),
+        (&report.missing_lines, "lines missing before"),
+    ] {
+        if lines.is_empty() {
+            continue;
+        }
+        let first: Vec<String> = lines
             .iter()
             .take(MAX_NOTES)
-            .map(|(n, _)| n.to_string())
+            .map(|n| n.to_string())
             .collect();
-        let more = report.not_understood.len().saturating_sub(MAX_NOTES);
+        let more = lines.len().saturating_sub(MAX_NOTES);
         note.push_str(&format!(
-            "; {} lines not understood: {}{}",
-            report.not_understood.len(),
+            "; {} {what}: {}{}",
+            lines.len(),
             first.join(", "),
             if more > 0 {
                 format!(" and {more} more")

@@ -1,7 +1,9 @@
 //! The trace checker: reads a printed LUDO-CS game line by line, replays it on the board and
 //! reports every line the rules forbid. It never stops at the first problem: an unreadable
 //! line is reported and skipped, and after a violation the replay follows what the program
-//! printed (a piece said to be at 14 is put at 14), so one bug is reported once.
+//! printed (a piece said to be at 14 is put at 14), so one bug is reported once. A line
+//! missing from the output (seen as a disagreement one missing line explains) costs coverage, as an
+//! unreadable line does, not a finding.
 //!
 //! `read` turns lines into messages, `replay` and `moves` follow them on the board, `judge`
 //! scores the rubric items from what the replay found.
@@ -10,19 +12,19 @@ mod certainty;
 mod forms;
 mod judge;
 mod moves;
+#[cfg(test)]
+mod property_tests;
 mod read;
 mod replay;
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::board::Colour;
 
-pub use judge::verdicts;
+pub use judge::{rule_share, verdicts};
 
-/// Violations in one run that take the `rules` item to zero (each costs a tenth).
-const VIOLATIONS_FOR_ZERO: f64 = 10.0;
 /// A colour whose choices agree this often with its stated behaviour gets full marks: the
 /// handout leaves tie-breaks open, so a correct program may differ now and then.
 const BEHAVIOUR_FULL: f64 = 0.95;
@@ -86,6 +88,11 @@ pub struct Report {
     pub checked: usize,
     /// Findings not reported because they depend on pieces or turns the replay lost track of.
     pub withheld: usize,
+    /// Lines at which the program's lines showed a line of the game missing before them (a
+    /// roll, move, capture, ... not printed): counted as lines not checked, not as findings.
+    pub missing_lines: Vec<usize>,
+    /// Checked decisions per rule (a reported violation is one): the rules the game exercised.
+    pub decisions: BTreeMap<&'static str, usize>,
 }
 
 /// Checks one printed game.

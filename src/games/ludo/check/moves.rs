@@ -1,6 +1,7 @@
 //! Replay of moves, blocks and captures: each checked against the walks the rules allow.
 
 use super::super::board::*;
+use super::certainty::*;
 use super::read::*;
 use super::replay::*;
 
@@ -75,6 +76,7 @@ impl Checker {
         }
         self.expect_at(id, from, "Rule 1");
         if let Some(since) = self.board.piece(id).briefing {
+            self.decide("CS-13");
             if self.round < since + 3 {
                 self.violation(
                     "CS-13",
@@ -90,7 +92,19 @@ impl Checker {
             .square()
             .is_some_and(|n| roll.before.count_at(c, n) >= 2);
         let piece = self.board.piece(id).clone();
+        if piece.dir.is_some() && !in_block && roll.sixes < 3 {
+            self.decide("CS-1");
+        }
+        // A clockwise piece on Pita-Kotuwa turned there (CS-14): the line saying so is missing.
+        let unseen_turn =
+            dir == Dir::CounterClockwise && !piece.turned && at_place(from, Place::PitaKotuwa);
         match piece.dir {
+            Some(own) if own != dir && !in_block && roll.sixes < 3 && unseen_turn => {
+                self.gap();
+                let piece = self.board.piece_mut(id);
+                piece.dir = Some(dir);
+                piece.turned = true;
+            }
             Some(own) if own != dir && !in_block && roll.sixes < 3 => self.violation(
                 "CS-1",
                 format!(
@@ -114,6 +128,16 @@ impl Checker {
         let matched = self.reach(id, &roll, dir, to);
         match matched {
             Some((moved, passes)) => {
+                self.decide("Rule 1");
+                if matches!(to, Loc::HomePath(_) | Loc::Home) && !matches!(from, Loc::HomePath(_)) {
+                    self.decide("CS-7");
+                    if piece.captures > 0 {
+                        self.decide("Rule 9");
+                    }
+                }
+                if to == Loc::Home {
+                    self.decide("Rule 10");
+                }
                 if units != roll.value && units != moved && !steps.contains(&units) {
                     self.violation(
                         "Rule 1",
@@ -129,6 +153,14 @@ impl Checker {
                     self.board.piece_mut(id).passes = passes;
                 }
             }
+            // A piece leaving Bhawana with no effect known: the line of its effect is missing.
+            // A move of a block the replay does not know of: a line that formed it is missing.
+            None if piece.aura.is_none() && at_place(from, Place::Bhawana)
+                || self.fits_unseen_block(id, &roll, dir, to) =>
+            {
+                self.gap();
+                self.suspect.insert(id);
+            }
             None => self.explain_move(
                 id,
                 from,
@@ -139,6 +171,11 @@ impl Checker {
             ),
         }
         self.board.piece_mut(id).loc = to;
+        if self.roll.as_ref().is_some_and(|r| r.value == UNKNOWN_ROLL) {
+            // Moved on a roll whose line is missing: how far it went past its Approach is
+            // not known.
+            self.suspect.insert(id);
+        }
         let made_block = self.makes_block(&roll, c, to);
         if let Some(r) = &mut self.roll {
             r.moved.push((id, from));
@@ -190,6 +227,25 @@ impl Checker {
             }
         }
         None
+    }
+
+    /// Whether the move is the roll divided among the members of a block of 2 to 4 pieces.
+    pub(super) fn fits_unseen_block(&self, id: PieceId, roll: &Roll, dir: Dir, to: Loc) -> bool {
+        let board = self.walk_board(id);
+        (2..=4u32).any(|k| {
+            let steps = roll.value / k;
+            steps > 0
+                && [
+                    EnterPolicy::Strict,
+                    EnterPolicy::WhenCaptured,
+                    EnterPolicy::Never,
+                ]
+                .into_iter()
+                .any(|policy| {
+                    matches!(board.walk(id, dir, steps, policy, k as usize, true),
+                            Walk::Reached { dest, .. } if dest == to)
+                })
+        })
     }
 
     /// Says why a printed move is not one the rules allow from the replayed board.
@@ -269,6 +325,7 @@ impl Checker {
             return;
         };
         self.expect_at(id, from, "CS-3");
+        self.decide("CS-3");
         self.check_single_action(id);
         let block_on = |board: &Board| {
             board
@@ -333,7 +390,11 @@ impl Checker {
                 before = Some(found);
             }
         }
-        if before.is_none() {
+        if before.is_none() && matches!(self.board.piece(by).loc, Loc::Square(_)) {
+            // A move that made the block is missing: where `by` stands is not known.
+            self.gap();
+            self.unknown.insert(by);
+        } else if before.is_none() {
             let at = self.render(by);
             self.violation(
                 "CS-3",
@@ -352,8 +413,11 @@ impl Checker {
             return;
         }
         let Some((id, before)) = self.roll.as_ref().and_then(|r| r.stopped) else {
-            return self.violation("CS-3", "no blocked piece was reported for this roll".into());
+            // The line saying which piece is blocked is missing.
+            self.gap();
+            return self.lose_colour(c, false);
         };
+        self.decide("CS-3");
         if let Some((b, passes)) = before {
             if b == loc {
                 self.board.piece_mut(id).passes = passes;
@@ -379,6 +443,7 @@ impl Checker {
     }
 
     pub(super) fn capture(&mut self, id: PieceId, square: Loc, victim: PieceId) {
+        self.decide("Rule 6");
         if victim.colour == id.colour {
             self.violation(
                 "Rule 6",
@@ -398,6 +463,11 @@ impl Checker {
         let guessed = !moved && self.tentative.iter().any(|(p, _)| *p == id);
         if (at != square || guessed) && self.implied_move(id, square) {
             self.reading("a capture line may stand for the capturing move");
+        } else if at != square && one_line_apart(id.colour, at, square) {
+            // The capturer's move or entry is missing.
+            self.gap();
+            self.board.piece_mut(id).loc = square;
+            self.suspect.insert(id);
         } else if at != square {
             self.violation(
                 "Rule 6",
@@ -409,7 +479,10 @@ impl Checker {
             );
         }
         let victim_at = self.board.piece(victim).loc;
-        if victim_at != square {
+        if victim_at != square && one_line_apart(victim.colour, victim_at, square) {
+            // The victim's move or entry is missing.
+            self.gap();
+        } else if victim_at != square {
             self.violation(
                 "Rule 6",
                 format!(
@@ -577,13 +650,22 @@ impl Checker {
 
 impl Checker {
     pub(super) fn lands_mystery(&mut self, c: Colour) {
+        let out = PieceId::all(c)
+            .into_iter()
+            .any(|id| matches!(self.board.piece(id).loc, Loc::Square(_)));
         let Some(cell) = self.mystery else {
-            return self.violation("CS-11", "no mystery cell has spawned".into());
+            // The line of the cell's spawning is missing.
+            return self.gap();
         };
+        self.decide("CS-11");
         let on_it = PieceId::all(c)
             .into_iter()
             .any(|id| self.board.piece(id).loc == Loc::Square(cell));
-        if !on_it {
+        if !on_it && out {
+            // The move onto the cell is missing.
+            self.gap();
+            self.lose_colour(c, false);
+        } else if !on_it {
             self.violation(
                 "CS-11",
                 format!(
@@ -608,12 +690,17 @@ impl Checker {
 
     pub(super) fn teleported(&mut self, id: PieceId, target: Target) {
         if let Some(cell) = self.mystery {
+            self.decide("CS-11");
             let at = self.board.piece(id).loc;
             let moved_there = self
                 .roll
                 .as_ref()
                 .is_some_and(|r| r.moved.iter().any(|m| m.0 == id) || r.entered);
-            if at != Loc::Square(cell) && !moved_there {
+            if at != Loc::Square(cell) && !moved_there && matches!(at, Loc::Square(_)) {
+                // The move onto the cell is missing.
+                self.gap();
+                self.suspect.insert(id);
+            } else if at != Loc::Square(cell) && !moved_there {
                 self.violation(
                     "CS-11",
                     format!(
@@ -649,6 +736,7 @@ impl Checker {
             );
         }
         let square = n as u8;
+        self.decide("CS-10");
         let occupants: Vec<String> = self
             .board
             .on_square(square)
@@ -681,7 +769,16 @@ impl Checker {
             .filter(|&id| self.board.piece(id).loc != Loc::Home)
             .map(|id| format!("{id} at {}", self.render(id)))
             .collect();
-        if out.is_empty() {
+        self.decide("Rule 11");
+        let unplayed = self
+            .roll
+            .as_ref()
+            .is_some_and(|r| r.colour == c && !r.acted());
+        if out.len() == 1 && unplayed {
+            // The move of the last piece home, on the roll just made, is missing.
+            self.gap();
+            self.report.winner.get_or_insert(c);
+        } else if out.is_empty() {
             if self.report.winner.is_none() {
                 self.report.winner = Some(c);
             } else {

@@ -94,6 +94,8 @@ pub(super) struct Checker {
     /// A line about the mystery cell was not read: where it is is not known until the next
     /// line that says.
     pub(super) mystery_unknown: bool,
+    /// Landings no capture line answered, whose victims are unknown until placed again.
+    pub(super) left_standing: Vec<Pending>,
     /// The colour of the location summary being printed.
     pub(super) summary: Option<Colour>,
     pub(super) line_no: usize,
@@ -125,6 +127,7 @@ pub(super) fn replay(output: &str) -> Checker {
         offset_seen: None,
         turn_unknown: false,
         mystery_unknown: false,
+        left_standing: Vec::new(),
         summary: None,
         line_no: 0,
         text: String::new(),
@@ -206,11 +209,19 @@ impl Checker {
             && !self.roll.as_ref().is_some_and(|r| r.uncertain)
     }
 
+    /// A decision under `rule` that the replay checked (only while it knows everything).
+    pub(super) fn decide(&mut self, rule: &'static str) {
+        if self.certain() {
+            *self.report.decisions.entry(rule).or_default() += 1;
+        }
+    }
+
     pub(super) fn violation(&mut self, rule: &'static str, why: String) {
         if !self.certain() {
             self.report.withheld += 1;
             return;
         }
+        self.decide(rule);
         self.report.violations.push(Violation {
             line: self.line_no,
             text: self.text.clone(),
@@ -286,10 +297,12 @@ impl Checker {
     }
 
     /// Compares where the program says a piece is with the replay; follows the program.
-    pub(super) fn expect_at(&mut self, id: PieceId, claimed: Loc, rule: &'static str) -> bool {
+    pub(super) fn expect_at(&mut self, id: PieceId, claimed: Loc, rule: &'static str) {
         self.resolve(id, claimed);
         let actual = self.board.piece(id).loc;
-        if self.unknown.remove(&id) {
+        if self.unknown.contains(&id) {
+            self.placed_again(id, claimed);
+            self.unknown.remove(&id);
             // The program tells where a piece the replay lost track of stands; the board
             // taken at this roll did not know it.
             self.suspect.insert(id);
@@ -298,35 +311,58 @@ impl Checker {
             }
             self.board.piece_mut(id).loc = claimed;
             self.tentative.retain(|(p, _)| *p != id);
-            return true;
+            return;
         }
+        self.decide(rule);
         if actual == claimed {
-            return true;
+            return;
         }
-        self.violation(
-            rule,
-            format!(
-                "the replayed board has {id} at {}, not {}",
-                actual.render(id.colour),
-                claimed.render(id.colour)
-            ),
-        );
+        if one_line_apart(id.colour, actual, claimed)
+            && !self.tentative.iter().any(|(p, _)| *p == id)
+        {
+            // A move, capture or teleport of this piece is missing: found again, as after a
+            // line not understood.
+            self.gap();
+            self.suspect.insert(id);
+        } else {
+            self.violation(
+                rule,
+                format!(
+                    "the replayed board has {id} at {}, not {}",
+                    actual.render(id.colour),
+                    claimed.render(id.colour)
+                ),
+            );
+        }
         self.board.piece_mut(id).loc = claimed;
         self.tentative.retain(|(p, _)| *p != id);
-        false
     }
 
     /// The roll the colour is acting on, reporting an action without one.
     pub(super) fn current_roll(&mut self, colour: Colour) -> Option<u32> {
         match &self.roll {
-            Some(r) if r.colour == colour => Some(r.value),
+            Some(r) if r.colour == colour => {
+                let value = r.value;
+                self.decide("turn order");
+                Some(value)
+            }
             Some(r) => {
                 let who = r.colour;
+                if colour == self.next_player(who) {
+                    // The next player acts: its roll line is missing.
+                    self.missing_roll(colour);
+                    return Some(UNKNOWN_ROLL);
+                }
                 self.violation(
                     "turn order",
                     format!("it is {}'s roll, not {}'s", who.name(), colour.name()),
                 );
                 None
+            }
+            None if self.order.as_ref().is_none_or(|o| o[0] == colour) => {
+                // The first player acts: its roll line is missing.
+                self.missing_roll(colour);
+                Some(UNKNOWN_ROLL)
             }
             None => {
                 self.violation(
@@ -340,6 +376,8 @@ impl Checker {
 
     pub(super) fn apply(&mut self, msg: Msg) {
         self.line_pieces = named_pieces(&msg);
+        let unknown = &self.unknown;
+        self.left_standing.retain(|p| unknown.contains(&p.victim));
         if self.offset.is_none() {
             self.learn_offset(&msg);
         }
@@ -367,6 +405,7 @@ impl Checker {
             // The handout's first-round wording after the first player is known is a turn.
             Msg::FirstRoll(c, v) | Msg::AnyRoll(c, v) if self.order.is_some() => self.rolled(c, v),
             Msg::FirstRoll(c, v) | Msg::AnyRoll(c, v) => {
+                self.decide("Rule 1");
                 if !(1..=6).contains(&v) {
                     self.violation("Rule 1", format!("a die shows 1 to 6, not {v}"));
                 }
@@ -410,12 +449,10 @@ impl Checker {
             }
             Msg::MysteryAt(n) => {
                 if self.mystery.map(u32::from) != Some(n) {
-                    let was = self
-                        .mystery
-                        .map_or("no mystery cell has spawned".to_string(), |m| {
-                            format!("the mystery cell spawned at {m}")
-                        });
-                    self.violation("CS-10", was);
+                    // The line of its spawning is missing.
+                    self.gap();
+                    self.mystery = u8::try_from(n).ok().filter(|&m| m < SQUARES);
+                    self.last_mystery = self.mystery;
                 }
             }
             Msg::LandsMystery(c) => self.lands_mystery(c),
@@ -423,6 +460,7 @@ impl Checker {
             Msg::Aura(id, aura) => self.board.piece_mut(id).aura = Some((aura, self.round)),
             Msg::Briefing(id) => self.board.piece_mut(id).briefing = Some(self.round),
             Msg::Restricted(id) => {
+                self.decide("CS-13");
                 let since = self.board.piece(id).briefing;
                 if since.is_none_or(|s| self.round > s + 5) {
                     self.violation(
@@ -478,7 +516,13 @@ impl Checker {
                 !tied || last.is_none_or(|l| l <= v)
             })
         });
-        if !(first.is_empty() || top_first && top_latest) {
+        if !first.is_empty() {
+            self.decide("first player");
+        }
+        if latest.is_none() && !first.is_empty() {
+            // Its first-round roll line is missing.
+            self.gap();
+        } else if !(first.is_empty() || top_first && top_latest) {
             self.violation(
                 "first player",
                 format!(
@@ -502,6 +546,7 @@ impl Checker {
 
     pub(super) fn announce_order(&mut self, colours: Vec<Colour>) {
         let expected = self.order.clone();
+        self.decide("turn order");
         let first = colours.first().copied().unwrap_or(Colour::Red);
         let clockwise: Vec<Colour> = (0..4)
             .map(|k| Colour::SEATING[(first.index() + k) % 4])
@@ -526,6 +571,7 @@ impl Checker {
 
     pub(super) fn rolled(&mut self, c: Colour, v: u32) {
         self.report.rolls += 1;
+        self.decide("Rule 1");
         if !(1..=6).contains(&v) {
             self.violation("Rule 1", format!("a die shows 1 to 6, not {v}"));
         }
@@ -538,7 +584,13 @@ impl Checker {
         match &prev {
             None => {
                 let first = self.order.as_ref().map(|o| o[0]);
-                if first.is_some_and(|f| f != c) {
+                if first.is_some() {
+                    self.decide("turn order");
+                }
+                if first.is_some_and(|f| f != c && self.next_player(f) == c) {
+                    // The first player's roll line is missing.
+                    self.gap();
+                } else if first.is_some_and(|f| f != c) {
                     self.violation(
                         "turn order",
                         format!(
@@ -551,8 +603,12 @@ impl Checker {
                 self.round = 1;
             }
             Some(p) if p.colour == c => {
+                self.decide("Rule 4");
                 let again = p.value == 6 && p.sixes < 3;
-                if p.sixes >= 3 {
+                if p.uncertain && (p.sixes >= 3 || !(again || p.captured)) {
+                    // What the last roll did (a capture, a bonus) is not fully known.
+                    self.report.withheld += 1;
+                } else if p.sixes >= 3 {
                     self.violation(
                         "Rule 4",
                         format!("{} rolls again after three sixes in a row", c.name()),
@@ -577,17 +633,29 @@ impl Checker {
             }
             Some(p) => {
                 let next = self.next_player(p.colour);
+                self.decide(if p.value == 6 { "Rule 4" } else { "turn order" });
                 // The three-roll limit may count every roll of the turn, a capture's bonus
                 // included (the ruling accepts both readings).
                 let limit_reached = p.in_turn >= 3;
                 if p.value == 6 && p.sixes < 3 && limit_reached {
                     self.reading("the three-roll limit counts every roll of a turn, a capture's bonus included");
                 }
-                if p.value == 6
+                let six_kept = p.value == 6
                     && p.sixes < 3
                     && !limit_reached
-                    && !self.finished.contains(&p.colour)
-                {
+                    && !self.finished.contains(&p.colour);
+                // One roll line missing between them: the six's bonus roll, or the next
+                // player's roll.
+                let one_missing = if six_kept {
+                    c == next
+                } else {
+                    c == self.next_player(next)
+                };
+                if (six_kept || next != c) && p.uncertain {
+                    self.report.withheld += 1;
+                } else if (six_kept || next != c) && one_missing {
+                    self.gap();
+                } else if six_kept {
                     self.violation(
                         "Rule 4",
                         format!(
@@ -661,11 +729,20 @@ impl Checker {
         let origin = roll.before.piece(id).loc;
         let same_block = roll.stopped.is_none()
             && !roll.entered
+            && !roll.moved.iter().any(|(p, _)| *p == id)
             && roll.moved.iter().all(|(_, from)| *from == origin)
             && origin
                 .square()
                 .is_some_and(|n| roll.before.count_at(id.colour, n) >= 2);
-        if !same_block {
+        let bonus = roll.value == 6 && roll.sixes < 3 || roll.captured;
+        // The blocked piece's move to the cell before the block, its own line missing.
+        let blocked_move = roll.moved.is_empty() && roll.stopped.is_some_and(|(s, _)| s == id);
+        if same_block || blocked_move {
+            self.decide("Rule 1");
+        } else if bonus {
+            // The roll earned another roll: that roll's line is missing.
+            self.missing_roll(id.colour);
+        } else {
             let first = roll
                 .moved
                 .first()
@@ -680,20 +757,27 @@ impl Checker {
     }
 
     pub(super) fn enter(&mut self, c: Colour, id: PieceId) {
-        let Some(value) = self.current_roll(c) else {
+        if self.current_roll(c).is_none() {
             return self.put_on_x(id);
-        };
+        }
+        self.check_single_action(id);
+        let value = self.roll.as_ref().map_or(UNKNOWN_ROLL, |r| r.value);
+        self.decide("Rule 2");
         if value != 6 {
             self.violation(
                 "Rule 2",
                 format!("{id} leaves base on a roll of {value}; leaving base needs a six"),
             );
         }
-        if self.board.piece(id).loc != Loc::Base {
-            let at = self.render(id);
-            self.violation("Rule 2", format!("{id} is not in base (it is at {at})"));
+        match self.board.piece(id).loc {
+            Loc::Base => {}
+            // Its capture or teleport to base is missing.
+            Loc::Square(_) => self.gap(),
+            at => {
+                let at = at.render(c);
+                self.violation("Rule 2", format!("{id} is not in base (it is at {at})"));
+            }
         }
-        self.check_single_action(id);
         self.put_on_x(id);
         if let Some(roll) = &mut self.roll {
             roll.entered = true;
@@ -723,6 +807,7 @@ impl Checker {
             if self.tentative.iter().any(|(p, _)| *p == victim) {
                 continue;
             }
+            self.decide("Rule 6");
             self.pending.push(Pending {
                 victim,
                 square,
@@ -740,21 +825,12 @@ impl Checker {
             self.pending.clear();
             return;
         }
-        for p in std::mem::take(&mut self.pending) {
-            if self.board.piece(p.victim).loc == Loc::Square(p.square) {
-                self.report.violations.push(Violation {
-                    line: p.line,
-                    text: p.text,
-                    rule: "Rule 6",
-                    why: format!(
-                        "{} lands on square {} where {} {} stands, but no capture follows",
-                        p.mover,
-                        p.square,
-                        p.victim.colour.name(),
-                        p.victim
-                    ),
-                });
-            }
+        let standing: Vec<Pending> = std::mem::take(&mut self.pending)
+            .into_iter()
+            .filter(|p| self.board.piece(p.victim).loc == Loc::Square(p.square))
+            .collect();
+        if !standing.is_empty() {
+            self.uncaptured(standing);
         }
     }
 
@@ -779,11 +855,19 @@ impl Checker {
             }
             return;
         }
+        self.decide("count line");
         let counts = self.board.counts(c);
         let standard = counts.standard as u32;
         let with_straight = standard + counts.home_path as u32;
         let board_ok = on_board == standard || on_board == with_straight;
-        if !board_ok || in_base != counts.base as u32 {
+        let base = counts.base as u32;
+        if !(board_ok && in_base == base)
+            && count_one_line_apart((on_board, in_base), standard, with_straight, base)
+        {
+            // An entry, capture, teleport or move home of this colour is missing.
+            self.gap();
+            self.lose_colour(c, true);
+        } else if !board_ok || in_base != base {
             let straight = if counts.home_path > 0 {
                 format!(" ({with_straight} counting the home straight)")
             } else {
