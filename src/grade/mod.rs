@@ -130,6 +130,8 @@ pub fn grade_with_progress(
             })
             .collect::<Vec<_>>()
     });
+    // Runs killed by an interrupt are not outcomes: no report, the interrupt's exit status.
+    sandbox::wait_for_interrupt_exit();
     Ok(BatchReport {
         game: assignment.game.id().to_string(),
         sandbox: grader.sandbox.describe(),

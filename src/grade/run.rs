@@ -109,6 +109,10 @@ pub fn run_cases(
             run_case(assignment, case, &target, sources, grader, pace)
         })
         .collect::<Vec<CaseOutcome>>();
+    // Runs killed by an interrupt must not be kept as the program's runs.
+    if super::sandbox::interrupted() {
+        return judged;
+    }
     for store in stores.into_values() {
         // A store that cannot be written only means these runs are made again next time.
         let _ = store.save();

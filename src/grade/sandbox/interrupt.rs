@@ -83,6 +83,20 @@ pub(super) fn handle_interrupts() {
     });
 }
 
+/// Whether referee was interrupted (SIGINT or SIGTERM): what was graded since is not a grade.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Called when grading is done, before anything is reported: after an interrupt the watcher
+/// thread is still killing and removing, and it ends the process with 128 + the signal. The
+/// caller waits for that instead of reporting the killed runs' outcomes and exiting with 0.
+pub fn wait_for_interrupt_exit() {
+    while interrupted() {
+        thread::park_timeout(Duration::from_secs(1));
+    }
+}
+
 pub(super) fn register_live<T: PartialEq>(list: &Mutex<Vec<T>>, item: T) {
     if let Ok(mut items) = list.lock() {
         items.push(item);

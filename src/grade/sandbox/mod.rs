@@ -19,6 +19,7 @@ mod interrupt;
 mod request;
 mod supervise;
 
+pub use interrupt::{interrupted, wait_for_interrupt_exit};
 pub use request::{RunLimits, RunOutcome, RunRequest, Termination, TimeLimit};
 
 use interrupt::{
