@@ -11,8 +11,7 @@ use crate::games::{ItemVerdict, TraceRun};
 impl Checker {
     /// Judges one roll's choice against the colour's behaviour, where it decides.
     pub(super) fn judge(&mut self, roll: &Roll) {
-        // A roll that did nothing is not judged: its action line may be missing.
-        if roll.sixes >= 3 || roll.uncertain || !(1..=6).contains(&roll.value) || !roll.acted() {
+        if roll.sixes >= 3 || roll.uncertain || !(1..=6).contains(&roll.value) {
             return;
         }
         let agreed = match roll.colour {
@@ -23,7 +22,13 @@ impl Checker {
             Colour::Blue => self.judge_blue(roll),
         };
         if let Some(agreed) = agreed.filter(|_| roll.judgeable) {
-            let tally = &mut self.report.behaviour[roll.colour.index()];
+            // A roll that did nothing counts only if no line proves missing (see `check`).
+            let tallies = if roll.acted() {
+                &mut self.report.behaviour
+            } else {
+                &mut self.report.idle_behaviour
+            };
+            let tally = &mut tallies[roll.colour.index()];
             tally.decisions += 1;
             tally.agreed += u32::from(agreed);
             if !agreed && tally.first_disagreement.is_none() {

@@ -77,6 +77,9 @@ pub struct Report {
     /// The first winner announced with all four pieces home.
     pub winner: Option<Colour>,
     pub behaviour: [Agreement; 4],
+    /// Choices on rolls that did nothing: added to `behaviour` only when no line of the game
+    /// was found missing or not understood, since a missing line could be their action.
+    pub idle_behaviour: [Agreement; 4],
     /// (line number, form, text) of lines read in a wording other than the handout's.
     pub tolerated: Vec<(usize, &'static str, String)>,
     /// (line number, text) of lines of the game that no form reads.
@@ -99,5 +102,16 @@ pub struct Report {
 pub fn check(output: &str) -> Report {
     let mut checker = replay::replay(output);
     checker.finish();
-    checker.report
+    let mut report = checker.report;
+    if report.missing_lines.is_empty() && report.not_understood.is_empty() {
+        for (all, idle) in report.behaviour.iter_mut().zip(report.idle_behaviour) {
+            all.decisions += idle.decisions;
+            all.agreed += idle.agreed;
+            all.first_disagreement = match (all.first_disagreement, idle.first_disagreement) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+        }
+    }
+    report
 }
