@@ -229,22 +229,16 @@ impl Checker {
             _ => {}
         }
         self.roll = Some(Roll {
-            colour: c,
-            value: UNKNOWN_ROLL,
-            sixes: 0,
-            round: self.round,
-            before: self.board.clone(),
-            entered: false,
-            captured: false,
-            moved: Vec::new(),
-            made_block: false,
-            block_move: false,
-            stopped: None,
-            implied: None,
-            judgeable: false,
-            line: self.line_no,
             uncertain: true,
-            in_turn,
+            ..Roll::start(
+                c,
+                UNKNOWN_ROLL,
+                0,
+                self.round,
+                self.board.clone(),
+                self.line_no,
+                in_turn,
+            )
         });
     }
 

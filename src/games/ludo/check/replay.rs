@@ -38,6 +38,36 @@ pub(super) struct Roll {
 }
 
 impl Roll {
+    /// A roll that has done nothing yet, not judgeable and not uncertain.
+    pub(super) fn start(
+        colour: Colour,
+        value: u32,
+        sixes: u32,
+        round: u32,
+        before: Board,
+        line: usize,
+        in_turn: u32,
+    ) -> Self {
+        Roll {
+            colour,
+            value,
+            sixes,
+            round,
+            before,
+            entered: false,
+            captured: false,
+            moved: Vec::new(),
+            made_block: false,
+            block_move: false,
+            stopped: None,
+            implied: None,
+            judgeable: false,
+            line,
+            uncertain: false,
+            in_turn,
+        }
+    }
+
     pub(super) fn acted(&self) -> bool {
         self.entered || !self.moved.is_empty() || self.stopped.is_some()
     }
@@ -684,22 +714,16 @@ impl Checker {
         self.turn_unknown = false;
         let judgeable = self.judgeable(c, self.round) && self.certain();
         self.roll = Some(Roll {
-            colour: c,
-            value: v,
-            sixes,
-            round: self.round,
-            before: self.board.clone(),
-            entered: false,
-            captured: false,
-            moved: Vec::new(),
-            made_block: false,
-            block_move: false,
-            stopped: None,
-            implied: None,
             judgeable,
-            line: self.line_no,
-            uncertain: false,
-            in_turn,
+            ..Roll::start(
+                c,
+                v,
+                sixes,
+                self.round,
+                self.board.clone(),
+                self.line_no,
+                in_turn,
+            )
         });
     }
 
