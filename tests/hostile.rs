@@ -139,13 +139,21 @@ fn hostile_submissions_cannot_hurt_the_batch() {
     adopt_orphans();
     let batch_dir = tempfile::tempdir().expect("tempdir");
     let batch = batch_dir.path();
+    // A port of its own, so that two test runs on one machine do not share a listener.
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    listener.set_nonblocking(true).expect("nonblocking");
+    let port = listener
+        .local_addr()
+        .expect("the listener's address")
+        .port();
     for entry in std::fs::read_dir(root().join("tests/hostile")).expect("tests/hostile") {
         let path = entry.expect("entry").path();
         if path.extension().is_some_and(|e| e == "c") {
             // include_project.c names the project folder, wherever it is checked out.
             let source = std::fs::read_to_string(&path)
                 .expect("read")
-                .replace("@PROJECT@", &root().to_string_lossy());
+                .replace("@PROJECT@", &root().to_string_lossy())
+                .replace("@PORT@", &port.to_string());
             std::fs::write(batch.join(path.file_name().expect("name")), source).expect("copy");
         }
     }
@@ -154,8 +162,6 @@ fn hostile_submissions_cannot_hurt_the_batch() {
         batch.join("model.c"),
     )
     .expect("copy");
-    let listener = TcpListener::bind("127.0.0.1:47923").expect("the test port is free");
-    listener.set_nonblocking(true).expect("nonblocking");
 
     let cases_root = small_root();
     let root_arg = cases_root.path().to_string_lossy().into_owned();
@@ -293,7 +299,7 @@ fn hostile_submissions_cannot_hurt_the_batch() {
     }
     assert!(
         listener.accept().is_err(),
-        "a program connected to 127.0.0.1:47923"
+        "a program connected to 127.0.0.1:{port}"
     );
 
     // The model solution is graded exactly as alone.

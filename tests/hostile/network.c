@@ -1,5 +1,5 @@
-/* Threat: opens a network connection (only to a port on 127.0.0.1, where the test
-   listens). Prints CONNECTED if it gets through. */
+/* Threat: opens a network connection (only to the port on 127.0.0.1 where the test
+   listens; the test writes its number for @PORT@). Prints CONNECTED if it gets through. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@ int main(void) {
     }
     struct sockaddr_in address = {0};
     address.sin_family = AF_INET;
-    address.sin_port = htons(47923);
+    address.sin_port = htons(@PORT@);
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (connect(fd, (struct sockaddr *) &address, sizeof address) == 0) {
         printf("CONNECTED\n");
