@@ -432,15 +432,12 @@ static int referee_run_case(int index, const char *input, size_t input_length,
     return kind == 't' || kind == 'c' ? 2 : 1;
 }
 
-/* The count on the "sockets: used N" line of this network namespace's sockstat, or -1. */
-static long referee_sockets_in_use(void) {
+/* The count on the "sockets: used N" line of this network namespace's sockstat (`sockstat`,
+   kept open: the path costs more to look up than the file to read), or -1. */
+static long referee_sockets_in_use(int sockstat) {
     char text[256];
-    int file = open("/proc/self/net/sockstat", O_RDONLY | O_CLOEXEC);
-    if (file < 0) {
-        return -1;
-    }
-    ssize_t got = read(file, text, sizeof text - 1);
-    close(file);
+    /* A read from the start makes the kernel write the file anew. */
+    ssize_t got = sockstat < 0 ? -1 : pread(sockstat, text, sizeof text - 1, 0);
     long count = -1;
     if (got > 0) {
         text[got] = 0;
@@ -449,12 +446,32 @@ static long referee_sockets_in_use(void) {
     return count;
 }
 
+/* Reaps every child that has ended; 1 while one still runs, 0 when there is none. */
+static int referee_reap(void) {
+    for (;;) {
+        pid_t reaped = waitpid(-1, NULL, WNOHANG | __WALL);
+        if (reaped > 0 || (reaped < 0 && errno == EINTR)) {
+            continue;
+        }
+        return reaped == 0;
+    }
+}
+
 /* Kills every other process of the run (what the case left running) and waits briefly for
-   their sockets to close; 0 when nothing is left. */
-static int referee_sweep(void) {
-    kill(-1, SIGKILL);
+   them to end and their sockets to close; 0 when nothing is left. The batch is the subreaper
+   of everything its cases start, so what outlived a case is its child: when it has none, no
+   other process is left but the namespace's init, and there is nothing to kill (the usual
+   case: signalling every process it may costs a walk over every process of the machine). */
+static int referee_sweep(int sockstat) {
+    int signalled = 0;
     for (int attempt = 0; attempt < 100; attempt++) {
-        if (referee_sockets_in_use() == 0) {
+        int running = referee_reap();
+        if (running && !signalled) {
+            kill(-1, SIGKILL);
+            signalled = 1;
+            continue;
+        }
+        if (!running && referee_sockets_in_use(sockstat) == 0) {
             return 0;
         }
         struct timespec pause = {0, 1000 * 1000};
@@ -479,6 +496,12 @@ __attribute__((constructor(101))) static void referee_batch(void) {
     out[0].data = malloc(cap);
     out[1].data = malloc(cap);
     int working_folder = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int sockstat = -1;
+    if (sweep) {
+        /* What a case leaves behind becomes this process's child (see referee_sweep). */
+        prctl(PR_SET_CHILD_SUBREAPER, 1);
+        sockstat = open("/proc/self/net/sockstat", O_RDONLY | O_CLOEXEC);
+    }
     if (out[0].data == NULL || out[1].data == NULL || working_folder < 0) {
         _exit(3);
     }
@@ -498,6 +521,9 @@ __attribute__((constructor(101))) static void referee_batch(void) {
         int outcome = referee_run_case(index, input.data, input.length, timeout_ms * 1000LL, cap, out);
         if (outcome == 0) {
             close(working_folder);
+            if (sockstat >= 0) {
+                close(sockstat);
+            }
             free(input.data);
             free(out[0].data);
             free(out[1].data);
@@ -508,7 +534,7 @@ __attribute__((constructor(101))) static void referee_batch(void) {
         free(input.data);
         explicit_bzero(out[0].data, out[0].length);
         explicit_bzero(out[1].data, out[1].length);
-        if (outcome == 2 || (sweep && referee_sweep() != 0)) {
+        if (outcome == 2 || (sweep && referee_sweep(sockstat) != 0)) {
             break;
         }
     }
