@@ -164,10 +164,12 @@ mod tests {
             &source,
             r#"#define _GNU_SOURCE
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -236,6 +238,26 @@ int main(void) {
             }
         }
         puts(found ? "found" : "clean");
+        return 0;
+    }
+    if (strcmp(word, "nest") == 0) {
+        /* A folder it may not read or enter, with a file inside, and a POSIX shared object. */
+        mkdir("/tmp/d", 0700); mkdir("/tmp/d/e", 0700); fclose(fopen("/tmp/d/e/f", "w"));
+        chmod("/tmp/d/e", 0); chmod("/tmp/d", 0); close(shm_open("/left", O_CREAT | O_RDWR, 0600));
+        puts("nested");
+        return 0;
+    }
+    if (strcmp(word, "ls") == 0) {
+        int left = 0;
+        const char *folders[] = {"/tmp", "/dev/shm"};
+        for (int i = 0; i < 2; i++) {
+            DIR *folder = opendir(folders[i]);
+            struct dirent *entry;
+            while (folder != NULL && (entry = readdir(folder)) != NULL)
+                left += entry->d_name[0] != '.' && strcmp(entry->d_name, "program") != 0;
+            if (folder != NULL) closedir(folder);
+        }
+        printf("%d left\n", left);
         return 0;
     }
     if (strcmp(word, "spin") == 0) { while (clock() < CLOCKS_PER_SEC / 5) {} puts("spun"); return 0; }
@@ -372,8 +394,8 @@ int main(void) {
         }
     }
 
-    /// Each case starts from a fresh, empty /tmp, and no other case's input is in the memory
-    /// it inherits from the batch (alone, the program prints 1 and clean).
+    /// Each case starts from a fresh, empty /tmp and /dev/shm, and no other case's input is
+    /// in the memory it inherits from the batch (alone, the program prints 1 and clean).
     #[test]
     fn cases_share_no_state() {
         let (outcomes, _) = run_program(vec![
@@ -382,12 +404,20 @@ int main(void) {
             b"memory",
             b"SECRET-NEXT-CASE",
             b"count",
+            b"nest",
+            b"ls",
         ]);
         let out = |i: usize| String::from_utf8_lossy(&outcomes[i].stdout).into_owned();
         assert_eq!(out(0), "1\n");
         assert_eq!(out(1), "1\n", "the first case's /tmp/count is gone");
         assert_eq!(out(2), "clean\n", "the next case's input is not in memory");
         assert_eq!(out(4), "1\n");
+        assert_eq!(out(5), "nested\n");
+        assert_eq!(
+            out(6),
+            "0 left\n",
+            "a folder it locked, and its shared object, are gone"
+        );
     }
 
     #[test]

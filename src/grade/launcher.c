@@ -7,12 +7,15 @@
  *   launcher TOKEN run [OPTION]... -- PROGRAM [ARG]...    (PROGRAM without a slash: found in PATH)
  *     --parent PID              referee's pid: the launcher dies with it (and with it the run)
  *     --isolate separate|user   new mount, network, IPC and PID namespaces (user: inside a new
- *                               user namespace whose uid and gid 0 are --map-uid/--map-gid,
+ *                               user namespace whose uid and gid 0 are the invoking user's,
  *                               the program without any capability), a minimal root
  *                               file system, and the launcher as the namespace's init
  *     --root DIR                with --isolate: an empty folder the new root is built on
- *     --netns PATH              with --isolate separate: join this (empty) network namespace
- *                               instead of making one; referee lends each to one run at a time
+ *     --netns PATH              with --isolate: join this (empty) network namespace instead of
+ *                               making one; referee lends each to one run at a time
+ *     --userns PATH             with --isolate user and --netns: the user namespace that owns
+ *                               that network namespace, joined first (the run's own user
+ *                               namespace is then made inside it)
  *     --tmp-size B --tmp-owner UID --tmp-group GID
  *                               with --isolate: /tmp is a new tmpfs of B bytes owned by UID
  *                               and GID, the working folder unless --workdir says otherwise
@@ -25,8 +28,10 @@
  *     --cpu-ms MS               the program's CPU time limit (reported as SIGXCPU)
  *     --cpu S --fsize B --nofile N --nproc N [--as B]   resource limits (of each process)
  *   launcher TOKEN sweep UID    kill every process running as UID
- *   launcher TOKEN hold         make an empty network namespace, say "ready", and keep it
- *                               until standard input closes (referee's end of the pipe)
+ *   launcher TOKEN hold [user]  make an empty network namespace (user: inside a new user
+ *                               namespace whose uid and gid 0 are the invoking user's), say
+ *                               "ready", and keep it until standard input closes (referee's
+ *                               end of the pipe)
  *
  * With --isolate the processes are: this one (in referee's PID namespace, the process group
  * leader referee waits for), the namespace's init (a fork of this one: it builds the root,
@@ -145,11 +150,27 @@ static void sweep(const char *uid_text)
     _exit(0);
 }
 
-static void hold(void)
+/* Maps uid and gid 0 of this process's new user namespace to `uid` and `gid` (of the
+ * namespace above it), without supplementary groups. */
+static void map_ids(uid_t uid, gid_t gid)
+{
+    char map[64];
+    write_proc("/proc/self/setgroups", "deny");
+    snprintf(map, sizeof map, "0 %u 1\n", (unsigned)uid);
+    write_proc("/proc/self/uid_map", map);
+    snprintf(map, sizeof map, "0 %u 1\n", (unsigned)gid);
+    write_proc("/proc/self/gid_map", map);
+}
+
+static void hold(int user)
 {
     char byte;
-    if (unshare(CLONE_NEWNET) < 0)
+    uid_t uid = geteuid();
+    gid_t gid = getegid();
+    if (unshare(CLONE_NEWNET | (user ? CLONE_NEWUSER : 0)) < 0)
         fail("unshare the network namespace");
+    if (user)
+        map_ids(uid, gid);
     if (write(STDOUT_FILENO, "ready\n", 6) != 6)
         fail("write");
     while (read(STDIN_FILENO, &byte, 1) > 0)
@@ -539,12 +560,15 @@ int main(int argc, char **argv)
             usage("TOKEN sweep UID");
         sweep(argv[3]);
     }
-    if (strcmp(argv[2], "hold") == 0)
-        hold();
+    if (strcmp(argv[2], "hold") == 0) {
+        if (argc > 4 || (argc == 4 && strcmp(argv[3], "user") != 0))
+            usage("TOKEN hold [user]");
+        hold(argc == 4);
+    }
     if (strcmp(argv[2], "run") != 0)
         usage("TOKEN run|sweep|hold ...");
 
-    const char *isolate = NULL, *program = NULL, *netns = NULL;
+    const char *isolate = NULL, *program = NULL, *netns = NULL, *userns = NULL;
     struct root_plan root = {0};
     struct program_plan plan = {0};
     root.program_file = -1;
@@ -552,7 +576,7 @@ int main(int argc, char **argv)
     root.tmp_owner = root.tmp_group = -1;
     root.shm_size = 16 << 20;
     plan.uid = -1;
-    long long map_uid = -1, map_gid = -1, parent = -1;
+    long long parent = -1;
     unsigned long long cpu_ms = 0, shm = 0;
     int program_at = 0;
     for (int i = 3; i < argc; i++) {
@@ -584,6 +608,8 @@ int main(int argc, char **argv)
             shm = number(value);
         else if (strcmp(option, "--netns") == 0)
             netns = value;
+        else if (strcmp(option, "--userns") == 0)
+            userns = value;
         else if (strcmp(option, "--bind") == 0 || strcmp(option, "--bind-rw") == 0) {
             if (root.bind_count == MAX_LISTED)
                 usage("too many --bind folders");
@@ -595,10 +621,6 @@ int main(int argc, char **argv)
             root.hidden[root.hidden_count++] = value;
         } else if (strcmp(option, "--uid") == 0)
             plan.uid = (long long)number(value);
-        else if (strcmp(option, "--map-uid") == 0)
-            map_uid = (long long)number(value);
-        else if (strcmp(option, "--map-gid") == 0)
-            map_gid = (long long)number(value);
         else if (strcmp(option, "--cpu-ms") == 0)
             cpu_ms = number(value);
         else if (strcmp(option, "--cpu") == 0)
@@ -655,7 +677,17 @@ int main(int argc, char **argv)
         if (root.program_file < 0)
             fail("open the program");
     }
+    if (userns && (!user || !netns))
+        usage("--userns needs --isolate user and --netns");
     int flags = CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID | (user ? CLONE_NEWUSER : 0);
+    /* Without root, the network namespace belongs to the user namespace it was made in: joining
+     * that one first gives this process the right to join it (as the user who made both). */
+    if (userns) {
+        int fd = open(userns, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || setns(fd, CLONE_NEWUSER) < 0)
+            fail("join the user namespace of the network namespace");
+        close(fd);
+    }
     if (netns) {
         int fd = open(netns, O_RDONLY | O_CLOEXEC);
         if (fd < 0 || setns(fd, CLONE_NEWNET) < 0)
@@ -664,15 +696,13 @@ int main(int argc, char **argv)
     } else {
         flags |= CLONE_NEWNET;
     }
+    /* This process's own ids, as the user namespace it is in sees them. */
+    uid_t own_uid = geteuid();
+    gid_t own_gid = getegid();
     if (unshare(flags) < 0)
         fail("unshare");
     if (user) {
-        char map[64];
-        write_proc("/proc/self/setgroups", "deny");
-        snprintf(map, sizeof map, "0 %lld 1\n", map_uid);
-        write_proc("/proc/self/uid_map", map);
-        snprintf(map, sizeof map, "0 %lld 1\n", map_gid);
-        write_proc("/proc/self/gid_map", map);
+        map_ids(own_uid, own_gid);
         plan.drop_capabilities = 1;
     }
 

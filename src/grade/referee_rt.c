@@ -194,45 +194,52 @@ static int referee_next_input(struct referee_bytes *input) {
 }
 
 /* Removes everything in the folder `dir` but, at the top (`keep` set), the program itself;
-   what a case made unreadable is made readable first. -1 when something stays. */
+   what a case made unreadable is made readable first. -1 when something stays. The listing
+   is read straight from the descriptor (a directory stream would cost a copy of it and
+   several system calls more for each case). */
 static int referee_empty_folder(int dir, int keep) {
-    int listing = dup(dir);
-    DIR *entries = listing < 0 ? NULL : fdopendir(listing);
-    if (entries == NULL) {
-        if (listing >= 0) {
-            close(listing);
-        }
+    char listing[4096];
+    int result = 0;
+    /* An earlier listing left the offset at the end. */
+    if (lseek(dir, 0, SEEK_SET) < 0) {
         return -1;
     }
-    /* The duplicate shares the offset an earlier listing left at the end. */
-    rewinddir(entries);
-    int result = 0;
-    struct dirent *entry;
-    while ((entry = readdir(entries)) != NULL) {
-        const char *name = entry->d_name;
-        if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
-            (keep && strcmp(name, "program") == 0)) {
-            continue;
+    for (;;) {
+        long got = syscall(SYS_getdents64, dir, listing, sizeof listing);
+        if (got < 0) {
+            return -1;
         }
-        if (unlinkat(dir, name, 0) == 0) {
-            continue;
+        if (got == 0) {
+            return result;
         }
-        fchmodat(dir, name, 0700, 0);
-        int inner = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (inner < 0 || referee_empty_folder(inner, 0) < 0 || unlinkat(dir, name, AT_REMOVEDIR) < 0) {
-            result = -1;
-        }
-        if (inner >= 0) {
-            close(inner);
+        for (long at = 0; at < got;) {
+            const struct dirent64 *entry = (const struct dirent64 *) (listing + at);
+            at += entry->d_reclen;
+            const char *name = entry->d_name;
+            if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+                (keep && strcmp(name, "program") == 0)) {
+                continue;
+            }
+            if (unlinkat(dir, name, 0) == 0) {
+                continue;
+            }
+            fchmodat(dir, name, 0700, 0);
+            int inner = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (inner < 0 || referee_empty_folder(inner, 0) < 0 ||
+                unlinkat(dir, name, AT_REMOVEDIR) < 0) {
+                result = -1;
+            }
+            if (inner >= 0) {
+                close(inner);
+            }
         }
     }
-    closedir(entries);
-    return result;
 }
 
 /* Removes what a case left in the run's shared memory: System V segments, semaphores and
-   message queues of this IPC namespace (the run's own), and POSIX objects in /dev/shm. */
-static int referee_clear_ipc(void) {
+   message queues of this IPC namespace (the run's own), and POSIX objects in /dev/shm
+   (`shm_folder`, open; -1 if there is none). */
+static int referee_clear_ipc(int shm_folder) {
     struct shmid_ds segment;
     struct seminfo semaphores;
     struct msqid_ds queue;
@@ -258,13 +265,7 @@ static int referee_clear_ipc(void) {
             msgctl(id, IPC_RMID, NULL);
         }
     }
-    int shm_folder = open("/dev/shm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (shm_folder < 0) {
-        return 0;
-    }
-    int result = referee_empty_folder(shm_folder, 0);
-    close(shm_folder);
-    return result;
+    return shm_folder < 0 ? 0 : referee_empty_folder(shm_folder, 0);
 }
 
 /* Reads what is there from one case pipe; closes it at its end. Returns 1 when the case went
@@ -432,15 +433,12 @@ static int referee_run_case(int index, const char *input, size_t input_length,
     return kind == 't' || kind == 'c' ? 2 : 1;
 }
 
-/* The count on the "sockets: used N" line of this network namespace's sockstat, or -1. */
-static long referee_sockets_in_use(void) {
+/* The count on the "sockets: used N" line of this network namespace's sockstat (`sockstat`,
+   kept open: the path costs more to look up than the file to read), or -1. */
+static long referee_sockets_in_use(int sockstat) {
     char text[256];
-    int file = open("/proc/self/net/sockstat", O_RDONLY | O_CLOEXEC);
-    if (file < 0) {
-        return -1;
-    }
-    ssize_t got = read(file, text, sizeof text - 1);
-    close(file);
+    /* A read from the start makes the kernel write the file anew. */
+    ssize_t got = sockstat < 0 ? -1 : pread(sockstat, text, sizeof text - 1, 0);
     long count = -1;
     if (got > 0) {
         text[got] = 0;
@@ -449,12 +447,32 @@ static long referee_sockets_in_use(void) {
     return count;
 }
 
+/* Reaps every child that has ended; 1 while one still runs, 0 when there is none. */
+static int referee_reap(void) {
+    for (;;) {
+        pid_t reaped = waitpid(-1, NULL, WNOHANG | __WALL);
+        if (reaped > 0 || (reaped < 0 && errno == EINTR)) {
+            continue;
+        }
+        return reaped == 0;
+    }
+}
+
 /* Kills every other process of the run (what the case left running) and waits briefly for
-   their sockets to close; 0 when nothing is left. */
-static int referee_sweep(void) {
-    kill(-1, SIGKILL);
+   them to end and their sockets to close; 0 when nothing is left. The batch is the subreaper
+   of everything its cases start, so what outlived a case is its child: when it has none, no
+   other process is left but the namespace's init, and there is nothing to kill (the usual
+   case: signalling every process it may costs a walk over every process of the machine). */
+static int referee_sweep(int sockstat) {
+    int signalled = 0;
     for (int attempt = 0; attempt < 100; attempt++) {
-        if (referee_sockets_in_use() == 0) {
+        int running = referee_reap();
+        if (running && !signalled) {
+            kill(-1, SIGKILL);
+            signalled = 1;
+            continue;
+        }
+        if (!running && referee_sockets_in_use(sockstat) == 0) {
             return 0;
         }
         struct timespec pause = {0, 1000 * 1000};
@@ -479,13 +497,20 @@ __attribute__((constructor(101))) static void referee_batch(void) {
     out[0].data = malloc(cap);
     out[1].data = malloc(cap);
     int working_folder = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int sockstat = -1, shm_folder = -1;
+    if (sweep) {
+        /* What a case leaves behind becomes this process's child (see referee_sweep). */
+        prctl(PR_SET_CHILD_SUBREAPER, 1);
+        sockstat = open("/proc/self/net/sockstat", O_RDONLY | O_CLOEXEC);
+        shm_folder = open("/dev/shm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    }
     if (out[0].data == NULL || out[1].data == NULL || working_folder < 0) {
         _exit(3);
     }
     for (int index = 0;; index++) {
         /* Each case starts as a run of its own: its folder holds only the program, and
            (in the run's own IPC namespace) no shared memory is left from the case before. */
-        if (referee_empty_folder(working_folder, 1) < 0 || (sweep && referee_clear_ipc() < 0)) {
+        if (referee_empty_folder(working_folder, 1) < 0 || (sweep && referee_clear_ipc(shm_folder) < 0)) {
             break;
         }
         int next = referee_next_input(&input);
@@ -498,6 +523,12 @@ __attribute__((constructor(101))) static void referee_batch(void) {
         int outcome = referee_run_case(index, input.data, input.length, timeout_ms * 1000LL, cap, out);
         if (outcome == 0) {
             close(working_folder);
+            if (sockstat >= 0) {
+                close(sockstat);
+            }
+            if (shm_folder >= 0) {
+                close(shm_folder);
+            }
             free(input.data);
             free(out[0].data);
             free(out[1].data);
@@ -508,7 +539,7 @@ __attribute__((constructor(101))) static void referee_batch(void) {
         free(input.data);
         explicit_bzero(out[0].data, out[0].length);
         explicit_bzero(out[1].data, out[1].length);
-        if (outcome == 2 || (sweep && referee_sweep() != 0)) {
+        if (outcome == 2 || (sweep && referee_sweep(sockstat) != 0)) {
             break;
         }
     }

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
 
 mod interrupt;
+mod network;
 mod request;
 mod supervise;
 
@@ -25,6 +26,7 @@ pub use request::{RunLimits, RunOutcome, RunRequest, Termination, TimeLimit};
 use interrupt::{
     handle_interrupts, register_live, unregister_live, INTERRUPTED, LIVE_RUNS, LIVE_SCRATCH,
 };
+use network::NetworkNamespace;
 use supervise::{execute, kill_group};
 
 /// A host folder seen at the same place inside an isolated run of a tool.
@@ -112,52 +114,15 @@ pub struct Sandbox {
     shared: PathBuf,
     /// Marks the launcher's own error messages (random per sandbox).
     token: String,
-    /// Empty network namespaces not lent to a run right now (separate-uid runs only).
+    /// Empty network namespaces not lent to a run right now.
     idle_networks: Mutex<Vec<NetworkNamespace>>,
     /// Untrusted runs started so far (`run`).
     runs: AtomicUsize,
 }
 
-/// An empty network namespace (no interface up, not even loopback), kept alive by a
-/// `launcher hold` process. Making one costs more than the rest of a run's set-up together
-/// (the kernel registers and later tears down its sysctl tables), so a namespace is reused:
-/// lent to one run at a time, and returned only after every process of that run is gone,
-/// so runs never share one while they run.
-struct NetworkNamespace {
-    holder: std::process::Child,
-    path: PathBuf,
-}
-
-impl NetworkNamespace {
-    /// Whether the namespace holds no socket at all. The sweep signals a run's escaped
-    /// processes but does not wait for them to die: one still dying may hold a listener (an
-    /// abstract Unix socket needs no file) that the next run in this namespace would reach.
-    fn is_empty(&self) -> bool {
-        // /proc/PID/net/ describes the network namespace of PID, here the holder's.
-        std::fs::read_to_string(format!("/proc/{}/net/sockstat", self.holder.id()))
-            .is_ok_and(|sockstat| sockets_in_use(&sockstat) == Some(0))
-    }
-}
-
-/// The count on the `sockets: used N` line of `/proc/net/sockstat` (per network namespace).
-fn sockets_in_use(sockstat: &str) -> Option<u64> {
-    sockstat
-        .lines()
-        .find_map(|line| line.strip_prefix("sockets: used "))
-        .and_then(|count| count.trim().parse().ok())
-}
-
 impl Drop for Sandbox {
     fn drop(&mut self) {
         unregister_live(&LIVE_SCRATCH, &self.scratch.path().to_path_buf());
-    }
-}
-
-impl Drop for NetworkNamespace {
-    fn drop(&mut self) {
-        // Closing its standard input ends the holder.
-        drop(self.holder.stdin.take());
-        let _ = self.holder.wait();
     }
 }
 
@@ -326,40 +291,6 @@ impl Sandbox {
         self.launched(outcome)
     }
 
-    /// An idle network namespace whose holder is alive, or a new one.
-    fn lend_network(&self) -> std::io::Result<NetworkNamespace> {
-        loop {
-            let idle = self
-                .idle_networks
-                .lock()
-                .map_or(None, |mut idle| idle.pop());
-            let Some(mut network) = idle else { break };
-            if matches!(network.holder.try_wait(), Ok(None)) {
-                return Ok(network);
-            }
-        }
-        let mut holder = Command::new(&self.launcher)
-            .arg(&self.token)
-            .arg("hold")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()?;
-        let mut ready = [0u8; 6];
-        let said_ready = holder
-            .stdout
-            .take()
-            .is_some_and(|mut out| out.read_exact(&mut ready).is_ok() && &ready == b"ready\n");
-        let path = PathBuf::from(format!("/proc/{}/ns/net", holder.id()));
-        let network = NetworkNamespace { holder, path };
-        if !said_ready {
-            return Err(std::io::Error::other(
-                "the sandbox could not make a network namespace",
-            ));
-        }
-        Ok(network)
-    }
-
     /// Kills every process running as `uid` (those that left the run's session too): the
     /// launcher becomes that uid and signals all its processes.
     fn kill_every_process_of(&self, uid: u32) {
@@ -466,11 +397,7 @@ impl Sandbox {
     /// root the launcher builds.
     fn isolated(&self, request: &RunRequest, inside: &Inside) -> std::io::Result<RunOutcome> {
         let separate = self.isolation == Isolation::SeparateUser;
-        let network = if separate {
-            Some(self.lend_network()?)
-        } else {
-            None
-        };
+        let network = self.lend_network()?;
         let uid = if separate && !inside.own_uid {
             let taken = self.free_uids.lock().map(|mut free| free.pop());
             let uid = taken.ok().flatten().ok_or_else(|| {
@@ -520,9 +447,10 @@ impl Sandbox {
         }) {
             command.arg("--hide").arg(folder);
         }
-        if let Some(network) = &network {
-            command.arg("--netns").arg(&network.path);
+        if let Some(user) = &network.user {
+            command.arg("--userns").arg(user);
         }
+        command.arg("--netns").arg(&network.path);
         match (separate, uid) {
             (true, Some(uid)) => {
                 command.args(["--isolate", "separate", "--uid", &uid.to_string()]);
@@ -532,8 +460,6 @@ impl Sandbox {
             }
             (false, _) => {
                 command.args(["--isolate", "user"]);
-                command.args(["--map-uid", &own_uid.to_string()]);
-                command.args(["--map-gid", &own_gid.to_string()]);
             }
         }
         command.arg("--");
@@ -558,13 +484,7 @@ impl Sandbox {
             }
             self.return_uid(uid);
         }
-        // A namespace goes back to the pool only if nothing of this run is left in it;
-        // otherwise it is dropped and the next run gets a new one.
-        if let Some(network) = network.filter(NetworkNamespace::is_empty) {
-            if let Ok(mut idle) = self.idle_networks.lock() {
-                idle.push(network);
-            }
-        }
+        self.return_network(network, ended_by_itself);
         outcome
     }
 
@@ -724,45 +644,6 @@ mod tests {
             Sandbox::basic().expect("basic sandbox"),
             Sandbox::new(Vec::new()).expect("sandbox"),
         ]
-    }
-
-    #[test]
-    fn the_socket_count_is_read_from_sockstat() {
-        let empty = "sockets: used 0\nTCP: inuse 0 orphan 0 tw 0 alloc 4 mem 113\n";
-        let busy = "sockets: used 2\nTCP: inuse 1 orphan 0 tw 0 alloc 5 mem 113\n";
-        assert_eq!(sockets_in_use(empty), Some(0));
-        assert_eq!(sockets_in_use(busy), Some(2));
-        assert_eq!(sockets_in_use("TCP: inuse 0\n"), None);
-    }
-
-    #[test]
-    fn a_network_namespace_with_a_socket_in_it_is_not_empty() {
-        use std::os::fd::AsRawFd;
-        let sandbox = Sandbox::new(Vec::new()).expect("sandbox");
-        assert_eq!(
-            sandbox.isolation(),
-            &Isolation::SeparateUser,
-            "network namespaces are lent only when referee runs as root (as in CI)"
-        );
-        let network = sandbox.lend_network().expect("a network namespace");
-        assert!(network.is_empty());
-        let namespace = std::fs::File::open(&network.path).expect("open the namespace");
-        // A thread of its own joins the namespace, so the test process stays where it is.
-        thread::scope(|scope| {
-            scope.spawn(|| {
-                // SAFETY: setns and socket on descriptors this thread owns; the socket is
-                // closed below.
-                let socket = unsafe {
-                    assert_eq!(libc::setns(namespace.as_raw_fd(), libc::CLONE_NEWNET), 0);
-                    libc::socket(libc::AF_UNIX, libc::SOCK_STREAM, 0)
-                };
-                assert!(socket >= 0);
-                assert!(!network.is_empty(), "a socket is open in the namespace");
-                // SAFETY: closes the socket opened above.
-                unsafe { libc::close(socket) };
-                assert!(network.is_empty());
-            });
-        });
     }
 
     #[test]
