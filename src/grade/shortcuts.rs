@@ -31,7 +31,7 @@ pub struct Shortcuts {
     /// The linker collect2 would run; `None` when it cannot be told.
     linker: OnceLock<Option<PathBuf>>,
     /// The symbols libm (`-lm`) defines; `None` when they cannot be read.
-    libm: OnceLock<Option<HashSet<Vec<u8>>>>,
+    libm: OnceLock<Option<SymbolNames>>,
     direct_links: AtomicUsize,
     libm_left_out: AtomicUsize,
 }
@@ -54,12 +54,12 @@ enum LineArg {
 }
 
 impl Shortcuts {
-    /// Links run by the linker itself so far.
+    /// Links handed to the linker itself so far (one that fails is made again by the driver).
     pub fn direct_links(&self) -> usize {
         self.direct_links.load(Ordering::Relaxed)
     }
 
-    /// Links made without `-lm` so far.
+    /// Linker command lines made without `-lm` so far.
     pub fn libm_left_out(&self) -> usize {
         self.libm_left_out.load(Ordering::Relaxed)
     }
@@ -323,9 +323,11 @@ fn is_plain_object(path: &Path) -> bool {
             .any(|s| s.name().is_ok_and(|name| name.starts_with(".gnu.lto_")))
 }
 
+/// Names of symbols.
+type SymbolNames = HashSet<Vec<u8>>;
+
 /// The global symbols `inputs` leave undefined and those they define; `None` when an input is
 /// not a plain object.
-type SymbolNames = HashSet<Vec<u8>>;
 fn symbols(inputs: &[PathBuf]) -> Option<(SymbolNames, SymbolNames)> {
     let (mut undefined, mut defined) = (HashSet::new(), HashSet::new());
     for input in inputs {
@@ -348,7 +350,7 @@ fn symbols(inputs: &[PathBuf]) -> Option<(SymbolNames, SymbolNames)> {
 
 /// The dynamic symbols of the libraries `-lm` names, as the driver finds `libm.so` (a shared
 /// object, or a linker script naming shared objects by absolute path).
-fn libm_symbols(driver: &Driver) -> Option<HashSet<Vec<u8>>> {
+fn libm_symbols(driver: &Driver) -> Option<SymbolNames> {
     let (stdout, _) = driver(&["-print-file-name=libm.so".to_string()])?;
     let path = PathBuf::from(stdout.trim_end_matches('\n'));
     let bytes = std::fs::read(&path).ok()?;
