@@ -14,7 +14,9 @@
 #
 # usage: benches/speed.sh [N ...]     default: 50 1000
 #        ROUNDS=R (default 3) rounds at N < 500, ROUNDS_LARGE (default 1) at N >= 500;
-#        MIXES="model all" (default); CHECK50=0 skips check50; CHECK50_ROUNDS (default 5).
+#        MIXES="model all" (default); CHECK50=0 skips check50; CHECK50_ROUNDS (default 5);
+#        BASELINE=PATH: another referee binary (say main's) also grades each round's class
+#        cold, right after this one, so the two compare within the round.
 # A round measures cold, warm, changed and floor one after the other, so each ratio is taken
 # within a round (the machine's speed drifts, and other work may share it); the table gives
 # the medians over the rounds of the times and of the per-round ratios. Peak memory is the
@@ -50,11 +52,12 @@ cases=$work/cases
 "$referee" cases "$game" --export "$cases" >/dev/null
 case_count=$(ls "$cases"/*.stdin | wc -l)
 
-# "SECONDS PEAK_KB" of one referee grading of CLASS with the cache in CACHE_DIR.
+# "SECONDS PEAK_KB" of one referee grading of CLASS with the cache in CACHE_DIR (by the
+# binary in $grader, referee's own unless told).
 grade() {
   local class=$1 cache=$2
   shift 2
-  { /usr/bin/time -f '%e %M' "$referee" grade "$game" "$class" --jobs "$jobs" \
+  { /usr/bin/time -f '%e %M' "${grader:-$referee}" grade "$game" "$class" --jobs "$jobs" \
       --cache "$cache" --format json -o "$work/report.json" "$@" 2>&1 >/dev/null; } | tail -1
 }
 
@@ -68,6 +71,7 @@ for mix in "${mixes[@]}"; do
     rounds=${ROUNDS:-3}
     if [ "$n" -ge 500 ]; then rounds=${ROUNDS_LARGE:-1}; fi
     cold=() warm=() changed=() floor=() r_floor=() r_warm=() r_changed=() peak=0
+    base=() r_base=() r_base_floor=()
     for r in $(seq 1 "$rounds"); do
       class=$work/class-$mix-$n-$r
       make_class "$game" "$n" "$class"
@@ -75,6 +79,11 @@ for mix in "${mixes[@]}"; do
       t=$(grade "$class" "$work/cache")
       cold+=("${t% *}")
       peak=$(( ${t#* } > peak ? ${t#* } : peak ))
+      if [ -n "${BASELINE:-}" ]; then
+        t=$(grader=$BASELINE grade "$class" "$work/base-cache")
+        base+=("${t% *}")
+        rm -rf "$work/base-cache"
+      fi
       t=$(grade "$class" "$work/cache")
       warm+=("${t% *}")
       t=$(grade "$class" "$work/cache" --root "$changed_root")
@@ -86,6 +95,10 @@ for mix in "${mixes[@]}"; do
       r_floor+=("$(ratio "${cold[-1]}" "${floor[-1]}")")
       r_warm+=("$(ratio "${warm[-1]}" "${cold[-1]}")")
       r_changed+=("$(ratio "${changed[-1]}" "${cold[-1]}")")
+      if [ -n "${BASELINE:-}" ]; then
+        r_base+=("$(ratio "${cold[-1]}" "${base[-1]}")")
+        r_base_floor+=("$(ratio "${base[-1]}" "${floor[-1]}")")
+      fi
       rm -rf "$class" "$work/floor" "$work/cache" 2>/dev/null || true
     done
     c=$(printf '%s\n' "${cold[@]}" | median)
@@ -98,6 +111,11 @@ for mix in "${mixes[@]}"; do
       "$(printf '%s\n' "${r_warm[@]}" | median)" \
       "$(printf '%s\n' "${r_changed[@]}" | median)" \
       "$(echo "$c * 1000 / $n" | bc -l)" "$(echo "$peak / 1024" | bc -l)"
+    if [ -n "${BASELINE:-}" ]; then
+      printf '%-5s %5d  baseline cold %.2f s, baseline cold/floor %.3f, cold/baseline cold %.3f\n' \
+        "$mix" "$n" "$(printf '%s\n' "${base[@]}" | median)" \
+        "$(printf '%s\n' "${r_base_floor[@]}" | median)" "$(printf '%s\n' "${r_base[@]}" | median)"
+    fi
   done
 done
 echo "times: medians over the rounds; ratios: medians of each round's ratio; --jobs $jobs."

@@ -4,12 +4,13 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::cache::{self, BuildCache};
 use super::rename;
-use super::sandbox::{self, Bind, RunLimits, RunRequest, Sandbox, Termination};
+use super::sandbox::{self, Bind, RunLimits, RunOutcome, RunRequest, Sandbox, Termination};
+use super::shortcuts::{Shortcuts, PIPE};
 use super::submission::{quoted_includes, Submission};
 use crate::assignment::spec::Spec;
 use crate::error::Error;
@@ -32,6 +33,9 @@ const FCOMMON_NOTE: &str =
 pub struct Compiler {
     pub path: PathBuf,
     pub version: String,
+    /// Ways past the driver that give the same bytes (see `shortcuts`); `None`: every
+    /// compile and link goes through the driver as given.
+    shortcuts: Option<Arc<Shortcuts>>,
 }
 
 impl Compiler {
@@ -63,7 +67,33 @@ impl Compiler {
             .next()
             .unwrap_or_default()
             .to_string();
-        Ok(Compiler { path, version })
+        Ok(Compiler {
+            path,
+            version,
+            shortcuts: Some(Arc::default()),
+        })
+    }
+
+    /// The same compiler with every compile and link going through the driver as given.
+    pub fn without_shortcuts(&self) -> Self {
+        Compiler {
+            shortcuts: None,
+            ..self.clone()
+        }
+    }
+
+    /// The shortcuts taken, if they are on.
+    pub fn shortcuts(&self) -> Option<&Shortcuts> {
+        self.shortcuts.as_deref()
+    }
+
+    /// The flags of a compile with `flags`: with `-pipe` where shortcuts are on.
+    fn compile_flags(&self, flags: &[String]) -> Vec<String> {
+        let mut all = flags.to_vec();
+        if self.shortcuts.is_some() {
+            all.push(PIPE.into());
+        }
+        all
     }
 }
 
@@ -237,21 +267,29 @@ impl<'a> Workspace<'a> {
         });
         let runtime = self.runtime_object(compiler, &flags, timeout);
         let mut args = flags.clone();
+        // The paths that change from build to build (see `Shortcuts::linker_command`).
+        let mut slots = Vec::new();
         args.extend(["-I".into(), path_arg(self.path())]);
+        slots.push(args.len() - 1);
         args.extend(["-o".into(), path_arg(&binary)]);
+        slots.push(args.len() - 1);
         if *target == Target::Harness {
             match &spec.build.harness {
                 Some(harness) => {
                     let source = spec.dir.join(harness);
                     let object = self.harness_object(compiler, spec, &source, &flags, timeout);
                     match object {
-                        Some(object) => args.push(path_arg(&object)),
+                        Some(object) => {
+                            args.push(path_arg(&object));
+                            slots.push(args.len() - 1);
+                        }
                         None => {
                             // The compiler of a link with the student's files sees only the
                             // workspace: a copy of the harness is compiled there.
                             let copy = out_dir.join("harness.c");
                             std::fs::copy(&source, &copy)?;
                             args.push(path_arg(&copy));
+                            slots.push(args.len() - 1);
                         }
                     }
                 }
@@ -267,17 +305,14 @@ impl<'a> Workspace<'a> {
             }
         }
         args.push(runtime.map_or_else(|| RUNTIME_NAME.into(), |object| path_arg(&object)));
+        for input in std::iter::once(args.len() - 1).chain(args.len()..args.len() + objects.len()) {
+            slots.push(input);
+        }
         args.extend(objects.iter().map(|o| path_arg(o)));
         args.extend(spec.build.link.iter().cloned());
         args.extend(RUNTIME_LINK_FLAGS.map(String::from));
         let mut link_log = String::new();
-        let linked = self.compile(
-            compiler,
-            &args,
-            timeout,
-            &mut link_log,
-            &self.student_binds(),
-        )?;
+        let linked = self.link(compiler, &args, &slots, timeout, &mut link_log)?;
         if !linked && !extra.iter().any(|flag| flag == FCOMMON) {
             let clashes = header_global_clashes(&link_log, self.path());
             if !clashes.is_empty() {
@@ -312,6 +347,7 @@ impl<'a> Workspace<'a> {
         flags: &[String],
         timeout: Duration,
     ) -> std::io::Result<CompiledObjects> {
+        let flags = &compiler.compile_flags(flags);
         let mut compiled = self.compiled.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(done) = compiled.get(flags) {
             return Ok(done.clone());
@@ -325,7 +361,13 @@ impl<'a> Workspace<'a> {
             let object = out_dir.join(source.replace(".c", ".o"));
             let mut args = flags.to_vec();
             args.extend(["-c".into(), source.clone(), "-o".into(), path_arg(&object)]);
-            if !self.compile(compiler, &args, timeout, &mut log, &self.student_binds())? {
+            if !self.compile(
+                &compiler.path,
+                &args,
+                timeout,
+                &mut log,
+                &self.student_binds(),
+            )? {
                 all_compiled = false;
                 break;
             }
@@ -448,6 +490,7 @@ impl<'a> Workspace<'a> {
             .tempfile_in(shared)
             .ok()?
             .into_temp_path();
+        args.extend(compiler.compile_flags(&[]));
         args.extend(["-c".into(), "-o".into(), path_arg(&staging)]);
         let mut log = String::new();
         let mut all_binds = vec![
@@ -462,7 +505,7 @@ impl<'a> Workspace<'a> {
         ];
         all_binds.extend(binds.iter().cloned());
         if !self
-            .compile(compiler, &args, timeout, &mut log, &all_binds)
+            .compile(&compiler.path, &args, timeout, &mut log, &all_binds)
             .ok()?
         {
             return None;
@@ -486,37 +529,66 @@ impl<'a> Workspace<'a> {
         ]
     }
 
-    /// Runs the compiler in the workspace under limits, seeing only `binds` of the host
-    /// besides the system folders (see `Sandbox::run_tool`); appends its output to `log`.
-    fn compile(
+    /// Links `args` (a driver line whose arguments at `slots` change from build to build)
+    /// with the linker itself where the shortcuts know its command line; through the
+    /// driver otherwise, and when that link fails (so the log is the driver's).
+    fn link(
         &self,
         compiler: &Compiler,
+        args: &[String],
+        slots: &[usize],
+        timeout: Duration,
+        log: &mut String,
+    ) -> std::io::Result<bool> {
+        let mut binds = self.student_binds().to_vec();
+        if let Some(shortcuts) = compiler.shortcuts() {
+            let driver = |a: &[String]| self.driver_output(compiler, a, timeout);
+            if let Some((linker, command)) = shortcuts.linker_command(args, slots, &driver) {
+                // The linker reads the compiler's own files (start-up objects, libgcc).
+                binds.extend(sandbox::tool_prefix(&compiler.path).map(|path| Bind {
+                    path,
+                    writable: false,
+                }));
+                let mut linker_log = String::new();
+                if self.compile(&linker, &command, timeout, &mut linker_log, &binds)? {
+                    log.push_str(&linker_log);
+                    return Ok(true);
+                }
+            }
+        }
+        self.compile(&compiler.path, args, timeout, log, &binds)
+    }
+
+    /// The output of the driver run with `args` (no input file of the student's is read),
+    /// when it exits with 0.
+    fn driver_output(
+        &self,
+        compiler: &Compiler,
+        args: &[String],
+        timeout: Duration,
+    ) -> Option<(String, String)> {
+        let outcome = self
+            .run_compiler(&compiler.path, args, timeout, &self.student_binds())
+            .ok()?;
+        (outcome.termination == Termination::Exited(0)).then(|| {
+            (
+                String::from_utf8_lossy(&outcome.stdout).into_owned(),
+                String::from_utf8_lossy(&outcome.stderr).into_owned(),
+            )
+        })
+    }
+
+    /// Runs `program` (the compiler or the linker) as `run_compiler` does; appends its output
+    /// to `log`.
+    fn compile(
+        &self,
+        program: &Path,
         args: &[String],
         timeout: Duration,
         log: &mut String,
         binds: &[Bind],
     ) -> std::io::Result<bool> {
-        let limits = RunLimits {
-            timeout,
-            cpu_seconds: timeout.as_secs().max(1) + 1,
-            memory_bytes: Some(1 << 30),
-            output_bytes: 256 << 10,
-            file_size_bytes: 256 << 20,
-            open_files: 256,
-            processes: 4096,
-        };
-        let outcome = self.sandbox.run_tool(
-            &RunRequest {
-                program: &compiler.path,
-                args,
-                stdin: b"",
-                env: &[],
-                limits: &limits,
-                silence: None,
-            },
-            self.path(),
-            binds,
-        )?;
+        let outcome = self.run_compiler(program, args, timeout, binds)?;
         log.push_str(&String::from_utf8_lossy(&outcome.stderr));
         log.push_str(&String::from_utf8_lossy(&outcome.stdout));
         Ok(match outcome.termination {
@@ -541,6 +613,38 @@ impl<'a> Workspace<'a> {
                 false
             }
         })
+    }
+
+    /// Runs `program` in the workspace under limits, seeing only `binds` of the host besides
+    /// the system folders (see `Sandbox::run_tool`).
+    fn run_compiler(
+        &self,
+        program: &Path,
+        args: &[String],
+        timeout: Duration,
+        binds: &[Bind],
+    ) -> std::io::Result<RunOutcome> {
+        let limits = RunLimits {
+            timeout,
+            cpu_seconds: timeout.as_secs().max(1) + 1,
+            memory_bytes: Some(1 << 30),
+            output_bytes: 256 << 10,
+            file_size_bytes: 256 << 20,
+            open_files: 256,
+            processes: 4096,
+        };
+        self.sandbox.run_tool(
+            &RunRequest {
+                program,
+                args,
+                stdin: b"",
+                env: &[],
+                limits: &limits,
+                silence: None,
+            },
+            self.path(),
+            binds,
+        )
     }
 }
 

@@ -13,6 +13,7 @@ pub mod run;
 pub mod runcache;
 pub mod sandbox;
 pub mod score;
+pub mod shortcuts;
 pub mod signature;
 pub mod submission;
 

@@ -61,6 +61,9 @@ enum Clock {
 
 const WALL_BACKSTOP_FACTOR: u32 = 3;
 
+/// The `PATH` of every run (the compiler finds its linker there).
+pub const TOOL_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
 /// The wall-clock limit of a run whose time limit is `limit` on `clock`.
 pub fn wall_limit(limit: Duration, cpu_clock: bool) -> Duration {
     if cpu_clock {
@@ -497,7 +500,7 @@ impl Sandbox {
 
 /// The folder a tool installed outside the system folders lives in (the parent of its `bin`),
 /// which its run must see; `None` for a tool in the system folders or found in `PATH`.
-fn tool_prefix(program: &Path) -> Option<PathBuf> {
+pub fn tool_prefix(program: &Path) -> Option<PathBuf> {
     if !program.is_absolute() {
         return None;
     }

@@ -12,7 +12,7 @@ pub(super) fn execute(
 ) -> std::io::Result<RunOutcome> {
     command
         .env_clear()
-        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("PATH", TOOL_PATH)
         .env("LC_ALL", "C")
         .env("HOME", home)
         .envs(request.env.iter().map(|(k, v)| (k, v)))
