@@ -423,7 +423,7 @@ fn a_program_hanging_in_every_game_gets_the_shortened_limit_in_later_runs() {
         "the first run has the full limit:\n{text}"
     );
     assert!(
-        text.contains("run 20: run with a shortened time limit"),
+        text.contains("run 100: run with a shortened time limit"),
         "the last run is shortened:\n{text}"
     );
 }

@@ -99,3 +99,42 @@ fn an_unlisted_survivor_fails_the_check() {
     assert!(report["unexplained"].as_u64() >= Some(1));
     assert_eq!(status, Some(1));
 }
+
+#[test]
+fn only_grades_the_named_mutants_as_the_sample_does() {
+    let output = referee()
+        .arg("--root")
+        .arg(root())
+        .args(["mutants", "reversi", "--only", "164,15", "--format", "json"])
+        .output()
+        .expect("referee runs");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON report");
+    let ids: Vec<u64> = report["mutants"]
+        .as_array()
+        .expect("mutants")
+        .iter()
+        .filter_map(|m| m["id"].as_u64())
+        .collect();
+    assert_eq!(ids, [15, 164], "{report:#}");
+    assert_eq!(report["only"], serde_json::json!([15, 164]));
+    assert_eq!(mutant(&report, 15)["verdict"], "killed");
+    assert_eq!(mutant(&report, 164)["verdict"], "survived");
+    assert_eq!(output.status.code(), Some(0));
+}
+
+#[test]
+fn only_names_a_missing_mutant_in_one_line() {
+    let output = referee()
+        .arg("--root")
+        .arg(root())
+        .args(["mutants", "reversi", "--only", "15,100000"])
+        .output()
+        .expect("referee runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--only: there is no mutant #100000 of reversi"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert_ne!(output.status.code(), Some(0));
+}

@@ -282,6 +282,14 @@ struct MutantsArgs {
     /// The seed that picks the sample.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
+    /// Grade only these mutants, by the ids reports give them (e.g. --only 12,40).
+    #[arg(
+        long,
+        value_name = "ID,...",
+        value_delimiter = ',',
+        conflicts_with = "sample"
+    )]
+    only: Option<Vec<usize>>,
     /// Exit with status 1 when a survivor is not listed as equivalent in mutants.toml.
     #[arg(long)]
     check: bool,
@@ -638,6 +646,7 @@ fn mutants(project: &Project, args: MutantsArgs) -> Result<i32, Error> {
         headers: mutants::spec_headers(&spec_dir),
         sample: args.sample,
         seed: args.seed,
+        only: args.only,
         equivalents: &equivalents,
     };
     let report = mutants::run(&plan, &grader)?;

@@ -57,6 +57,8 @@ pub struct MutantsReport {
     pub generated: usize,
     pub sample: Option<usize>,
     pub seed: u64,
+    /// The mutants graded when `--only` named them (their ids), else none.
+    pub only: Option<Vec<usize>>,
     /// The model's slowest run, and the time limit given to each mutant's runs.
     pub model_seconds: f64,
     pub timeout_seconds: f64,
@@ -103,6 +105,20 @@ pub fn sample_indices(total: usize, count: usize, seed: u64) -> Vec<usize> {
     picked
 }
 
+/// The indices of the mutants `ids` names (numbered from 1, as reports give them), in
+/// increasing order and each once; an id past the last mutant is an error.
+pub fn only_indices(ids: &[usize], total: usize, game: &str) -> Result<Vec<usize>, Error> {
+    if let Some(&bad) = ids.iter().find(|&&id| id == 0 || id > total) {
+        return Err(Error::config(format!(
+            "--only: there is no mutant #{bad} of {game} (they are numbered 1 to {total})"
+        )));
+    }
+    let mut picked: Vec<usize> = ids.iter().map(|id| id - 1).collect();
+    picked.sort_unstable();
+    picked.dedup();
+    Ok(picked)
+}
+
 fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
@@ -130,6 +146,8 @@ pub struct Plan<'a> {
     pub headers: Vec<String>,
     pub sample: Option<usize>,
     pub seed: u64,
+    /// Grade only these mutants (ids as reports give them), e.g. to look again at survivors.
+    pub only: Option<Vec<usize>>,
     pub equivalents: &'a Equivalents,
 }
 
@@ -137,6 +155,13 @@ pub struct Plan<'a> {
 /// the model's runs.
 pub fn run(plan: &Plan, grader: &Grader) -> Result<MutantsReport, Error> {
     let game = plan.assignment.game.id();
+    // Picked first: an --only id that names no mutant fails before anything is graded.
+    let all = generate(plan.model, &plan.headers);
+    let picked: Vec<usize> = match (&plan.only, plan.sample) {
+        (Some(ids), _) => only_indices(ids, all.len(), game)?,
+        (None, Some(count)) => sample_indices(all.len(), count, plan.seed),
+        (None, None) => (0..all.len()).collect(),
+    };
     let model_report = grade::grade(plan.assignment, std::slice::from_ref(plan.model), grader)?;
     let Some(model_graded) = model_report.submissions.first() else {
         return Err(Error::config(format!(
@@ -166,11 +191,6 @@ pub fn run(plan: &Plan, grader: &Grader) -> Result<MutantsReport, Error> {
         ..*grader
     };
 
-    let all = generate(plan.model, &plan.headers);
-    let picked: Vec<usize> = match plan.sample {
-        Some(count) => sample_indices(all.len(), count, plan.seed),
-        None => (0..all.len()).collect(),
-    };
     let submissions: Vec<Submission> = picked
         .iter()
         .map(|&index| mutant_submission(plan.model, &all[index], index + 1))
@@ -239,6 +259,10 @@ pub fn run(plan: &Plan, grader: &Grader) -> Result<MutantsReport, Error> {
         generated: all.len(),
         sample: plan.sample,
         seed: plan.seed,
+        only: plan
+            .only
+            .as_ref()
+            .map(|_| picked.iter().map(|i| i + 1).collect()),
         model_seconds,
         timeout_seconds: timeout,
         killed,
@@ -268,9 +292,10 @@ fn mutant_submission(model: &Submission, mutant: &Mutant, id: usize) -> Submissi
 pub fn render_text(report: &MutantsReport) -> String {
     let mut out = String::new();
     let graded = report.mutants.len();
-    let sampled = match report.sample {
-        Some(_) => format!(", {graded} graded (sample, seed {})", report.seed),
-        None => String::new(),
+    let sampled = match (&report.only, report.sample) {
+        (Some(_), _) => format!(", {graded} graded (--only)"),
+        (None, Some(_)) => format!(", {graded} graded (sample, seed {})", report.seed),
+        (None, None) => String::new(),
     };
     out.push_str(&format!(
         "{}: {} mutants{sampled}; model's slowest run {:.2} s, mutant time limit {:.1} s\n",
@@ -348,4 +373,29 @@ pub fn spec_headers(spec_dir: &std::path::Path) -> Vec<String> {
         .iter()
         .filter_map(|p| std::fs::read_to_string(p).ok())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_takes_each_named_mutant_once_in_source_order() {
+        let picked = only_indices(&[40, 3, 40, 1], 50, "ludo");
+        assert_eq!(picked.ok(), Some(vec![0, 2, 39]));
+    }
+
+    #[test]
+    fn only_rejects_ids_that_name_no_mutant() {
+        for bad in [0, 51] {
+            let error = only_indices(&[1, bad], 50, "ludo")
+                .err()
+                .map(|e| e.to_string());
+            let expected = format!("no mutant #{bad} of ludo (they are numbered 1 to 50)");
+            assert!(
+                error.as_deref().is_some_and(|e| e.contains(&expected)),
+                "{error:?}"
+            );
+        }
+    }
 }
