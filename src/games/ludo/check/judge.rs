@@ -21,6 +21,12 @@ impl Checker {
             // Blue's cycle is followed on every roll, judged or not.
             Colour::Blue => self.judge_blue(roll),
         };
+        // Rule 7 ignores a roll only when no piece can make the move, so a roll that did
+        // nothing while a piece could leave base or move disagrees with every behaviour.
+        let agreed = match agreed {
+            None if !roll.acted() && could_act(roll) == Tri::Yes => Some(false),
+            decided => decided,
+        };
         if let Some(agreed) = agreed.filter(|_| roll.judgeable) {
             // A roll that did nothing counts only if no line proves missing (see `check`).
             let tallies = if roll.acted() {
@@ -139,6 +145,26 @@ pub(super) fn capture_available(roll: &Roll, filter: impl Fn(PieceId) -> bool) -
         match outcomes(roll, id, |r| {
             r.is_some_and(|m| m.is_ok_and(|m| captures_at(board, c, m.dest)))
         }) {
+            Tri::Yes => return Tri::Yes,
+            Tri::Maybe => any_maybe = true,
+            Tri::No => {}
+        }
+    }
+    if any_maybe {
+        Tri::Maybe
+    } else {
+        Tri::No
+    }
+}
+
+/// Whether the rolling colour could leave base or make a single move on this roll.
+pub(super) fn could_act(roll: &Roll) -> Tri {
+    if entry(&roll.before, roll.colour, roll.value).is_some() {
+        return Tri::Yes;
+    }
+    let mut any_maybe = false;
+    for id in PieceId::all(roll.colour) {
+        match outcomes(roll, id, |r| r.is_some_and(|m| m.is_ok())) {
             Tri::Yes => return Tri::Yes,
             Tri::Maybe => any_maybe = true,
             Tri::No => {}

@@ -16,6 +16,7 @@ mod moves;
 mod property_tests;
 mod read;
 mod replay;
+mod start;
 #[cfg(test)]
 mod tests;
 

@@ -648,8 +648,13 @@ impl Checker {
     }
 }
 
+/// Rounds in a row with pieces on the standard path by which a mystery cell must have
+/// appeared: the handout says after two; the rest is room for other readings of when.
+const MYSTERY_DEADLINE: u32 = 10;
+
 impl Checker {
     pub(super) fn lands_mystery(&mut self, c: Colour) {
+        self.mystery_seen = true;
         let out = PieceId::all(c)
             .into_iter()
             .any(|id| matches!(self.board.piece(id).loc, Loc::Square(_)));
@@ -689,6 +694,7 @@ impl Checker {
     }
 
     pub(super) fn teleported(&mut self, id: PieceId, target: Target) {
+        self.mystery_seen = true;
         if let Some(cell) = self.mystery {
             self.decide("CS-11");
             let at = self.board.piece(id).loc;
@@ -727,7 +733,76 @@ impl Checker {
         }
     }
 
+    /// CS-14 by the piece's direction: a clockwise piece teleported to Pita-Kotuwa turns
+    /// (`says` clockwise), a counter-clockwise one goes on to Kotuwa. A piece that came with
+    /// a block moving its way or not is left out: which direction it "was moving" is open.
+    pub(super) fn pita_kotuwa(&mut self, id: PieceId, says: Dir) {
+        let with_block = self.roll.as_ref().is_some_and(|r| {
+            r.moved.iter().any(|&(p, from)| {
+                p == id
+                    && from
+                        .square()
+                        .is_some_and(|n| r.before.count_at(id.colour, n) >= 2)
+            })
+        });
+        let known = self.board.piece(id).dir;
+        if let Some(dir) = known.filter(|_| !with_block && !self.unsure.contains(&id)) {
+            self.decide("CS-14");
+            if dir != says {
+                self.violation(
+                    "CS-14",
+                    format!(
+                        "{id} moves {}, so at Pita-Kotuwa it {}",
+                        dir.word(),
+                        if dir == Dir::Clockwise {
+                            "turns counter-clockwise"
+                        } else {
+                            "goes on to Kotuwa"
+                        }
+                    ),
+                );
+            }
+        }
+        match says {
+            Dir::Clockwise => {
+                let piece = self.board.piece_mut(id);
+                piece.dir = Some(Dir::CounterClockwise);
+                piece.turned = true;
+            }
+            Dir::CounterClockwise => self.place(id, Place::Kotuwa),
+        }
+    }
+
+    /// CS-10: when the first mystery cell appears is open, that it appears is not. After
+    /// `MYSTERY_DEADLINE` rounds in a row that ended with a piece on the standard path and no
+    /// line showing a mystery cell, that is one finding (only in a game read in full: a line
+    /// not understood may have been its spawning).
+    pub(super) fn round_ended(&mut self) {
+        if self.mystery_seen || self.mystery.is_some() || self.mystery_unknown {
+            return;
+        }
+        let out = Colour::SEATING.into_iter().any(|c| {
+            PieceId::all(c)
+                .into_iter()
+                .any(|id| matches!(self.board.piece(id).loc, Loc::Square(_)))
+        });
+        self.rounds_out = if out { self.rounds_out + 1 } else { 0 };
+        if self.rounds_out >= MYSTERY_DEADLINE
+            && self.certain()
+            && self.report.not_understood.is_empty()
+        {
+            self.mystery_seen = true;
+            self.violation(
+                "CS-10",
+                format!(
+                    "no mystery cell has appeared, though pieces have stood on the standard path for {MYSTERY_DEADLINE} rounds"
+                ),
+            );
+        }
+    }
+
     pub(super) fn spawned(&mut self, n: u32) {
+        self.mystery_seen = true;
         self.mystery_unknown = false;
         if n >= u32::from(SQUARES) {
             return self.violation(

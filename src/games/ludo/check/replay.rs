@@ -3,7 +3,6 @@
 
 use super::super::board::*;
 use super::certainty::*;
-use super::judge::*;
 use super::read::*;
 use super::*;
 
@@ -124,6 +123,10 @@ pub(super) struct Checker {
     /// A line about the mystery cell was not read: where it is is not known until the next
     /// line that says.
     pub(super) mystery_unknown: bool,
+    /// Whether a line has shown a mystery cell (spawned, in a summary, landed on).
+    pub(super) mystery_seen: bool,
+    /// Rounds in a row that ended with a piece on the standard path.
+    pub(super) rounds_out: u32,
     /// Landings no capture line answered, whose victims are unknown until placed again.
     pub(super) left_standing: Vec<Pending>,
     /// The colour of the location summary being printed.
@@ -157,6 +160,8 @@ pub(super) fn replay(output: &str) -> Checker {
         offset_seen: None,
         turn_unknown: false,
         mystery_unknown: false,
+        mystery_seen: false,
+        rounds_out: 0,
         left_standing: Vec::new(),
         summary: None,
         line_no: 0,
@@ -503,12 +508,8 @@ impl Checker {
                 self.suspect.remove(&id);
                 self.tentative.retain(|(p, _)| *p != id);
             }
-            Msg::Turned(id) => {
-                let piece = self.board.piece_mut(id);
-                piece.dir = Some(Dir::CounterClockwise);
-                piece.turned = true;
-            }
-            Msg::PitaToKotuwa(id) => self.place(id, Place::Kotuwa),
+            Msg::Turned(id) => self.pita_kotuwa(id, Dir::Clockwise),
+            Msg::PitaToKotuwa(id) => self.pita_kotuwa(id, Dir::CounterClockwise),
             Msg::Spawned(n) => self.spawned(n),
             Msg::Wins(c) => self.wins(c),
             Msg::LooseMove {
@@ -521,82 +522,6 @@ impl Checker {
             Msg::CaptureOf(victim) => self.capture_of(victim),
             Msg::Note => {}
         }
-    }
-
-    pub(super) fn highest(&mut self, c: Colour) {
-        let first: Vec<(Colour, u32)> = self.first_rolls.iter().take(4).copied().collect();
-        let best = first.iter().map(|r| r.1).max();
-        let latest = self
-            .first_rolls
-            .iter()
-            .rev()
-            .find(|r| r.0 == c)
-            .map(|r| r.1);
-        let top_first = first.iter().any(|r| r.0 == c && Some(r.1) == best);
-        // With re-rolled ties the winner's latest roll must top the latest rolls of the tied.
-        let top_latest = latest.is_some_and(|v| {
-            Colour::SEATING.into_iter().all(|k| {
-                let last = self
-                    .first_rolls
-                    .iter()
-                    .rev()
-                    .find(|r| r.0 == k)
-                    .map(|r| r.1);
-                let tied = first.iter().any(|r| r.0 == k && Some(r.1) == best);
-                !tied || last.is_none_or(|l| l <= v)
-            })
-        });
-        if !first.is_empty() {
-            self.decide("first player");
-        }
-        if latest.is_none() && !first.is_empty() {
-            // Its first-round roll line is missing.
-            self.gap();
-        } else if !(first.is_empty() || top_first && top_latest) {
-            self.violation(
-                "first player",
-                format!(
-                    "{} is not one of the highest first-round rollers (highest roll {})",
-                    c.name(),
-                    best.unwrap_or(0)
-                ),
-            );
-        }
-        if first.iter().filter(|r| Some(r.1) == best).count() > 1
-            && self.first_rolls.len() == first.len()
-        {
-            self.reading("ties in the first roll broken without a re-roll");
-        }
-        self.order = Some(
-            (0..4)
-                .map(|k| Colour::SEATING[(c.index() + k) % 4])
-                .collect(),
-        );
-    }
-
-    pub(super) fn announce_order(&mut self, colours: Vec<Colour>) {
-        let expected = self.order.clone();
-        self.decide("turn order");
-        let first = colours.first().copied().unwrap_or(Colour::Red);
-        let clockwise: Vec<Colour> = (0..4)
-            .map(|k| Colour::SEATING[(first.index() + k) % 4])
-            .collect();
-        if colours != clockwise {
-            self.violation(
-                "turn order",
-                format!(
-                    "the dice passes to the left: starting with {} the order is {}",
-                    first.name(),
-                    names(&clockwise)
-                ),
-            );
-        } else if expected.as_ref().is_some_and(|e| *e != colours) {
-            self.violation(
-                "turn order",
-                "the order does not start with the player announced first".into(),
-            );
-        }
-        self.order = Some(colours);
     }
 
     pub(super) fn rolled(&mut self, c: Colour, v: u32) {
@@ -707,6 +632,7 @@ impl Checker {
                 }
                 if self.position(c) <= self.position(p.colour) {
                     self.round += 1;
+                    self.round_ended();
                 }
             }
         }
