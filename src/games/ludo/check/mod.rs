@@ -12,6 +12,7 @@ mod certainty;
 mod forms;
 mod judge;
 mod moves;
+mod mystery;
 #[cfg(test)]
 mod property_tests;
 mod read;

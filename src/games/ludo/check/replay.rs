@@ -127,6 +127,11 @@ pub(super) struct Checker {
     pub(super) mystery_seen: bool,
     /// Rounds in a row that ended with a piece on the standard path.
     pub(super) rounds_out: u32,
+    /// The round the mystery cell last spawned in, and whether a piece has landed on it since.
+    pub(super) spawned_round: Option<u32>,
+    pub(super) landed_since_spawn: bool,
+    /// Whether the first player was announced (the handout's "... has the highest roll").
+    pub(super) first_announced: bool,
     /// Landings no capture line answered, whose victims are unknown until placed again.
     pub(super) left_standing: Vec<Pending>,
     /// The colour of the location summary being printed.
@@ -162,6 +167,9 @@ pub(super) fn replay(output: &str) -> Checker {
         mystery_unknown: false,
         mystery_seen: false,
         rounds_out: 0,
+        spawned_round: None,
+        landed_since_spawn: false,
+        first_announced: false,
         left_standing: Vec::new(),
         summary: None,
         line_no: 0,
@@ -588,34 +596,45 @@ impl Checker {
             }
             Some(p) => {
                 let next = self.next_player(p.colour);
-                self.decide(if p.value == 6 { "Rule 4" } else { "turn order" });
+                let bonus_rule = if p.value == 6 { "Rule 4" } else { "CS-2" };
+                self.decide(if p.value == 6 || p.captured {
+                    bonus_rule
+                } else {
+                    "turn order"
+                });
                 // The three-roll limit may count every roll of the turn, a capture's bonus
                 // included (the ruling accepts both readings).
                 let limit_reached = p.in_turn >= 3;
                 if p.value == 6 && p.sixes < 3 && limit_reached {
                     self.reading("the three-roll limit counts every roll of a turn, a capture's bonus included");
                 }
-                let six_kept = p.value == 6
+                // A six or a capture (CS-2) earns another roll.
+                let bonus_kept = (p.value == 6 || p.captured)
                     && p.sixes < 3
                     && !limit_reached
                     && !self.finished.contains(&p.colour);
                 // One roll line missing between them: the six's bonus roll, or the next
                 // player's roll.
-                let one_missing = if six_kept {
+                let one_missing = if bonus_kept {
                     c == next
                 } else {
                     c == self.next_player(next)
                 };
-                if (six_kept || next != c) && p.uncertain {
+                if (bonus_kept || next != c) && p.uncertain {
                     self.report.withheld += 1;
-                } else if (six_kept || next != c) && one_missing {
+                } else if (bonus_kept || next != c) && one_missing {
                     self.gap();
-                } else if six_kept {
+                } else if bonus_kept {
                     self.violation(
-                        "Rule 4",
+                        bonus_rule,
                         format!(
-                            "{} rolled a six and gets another roll, but {} rolls",
+                            "{} {} and gets another roll, but {} rolls",
                             p.colour.name(),
+                            if p.value == 6 {
+                                "rolled a six"
+                            } else {
+                                "captured"
+                            },
                             c.name()
                         ),
                     );

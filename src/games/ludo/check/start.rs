@@ -6,6 +6,7 @@ use super::replay::Checker;
 
 impl Checker {
     pub(super) fn highest(&mut self, c: Colour) {
+        self.first_announced = true;
         let first: Vec<(Colour, u32)> = self.first_rolls.iter().take(4).copied().collect();
         let best = first.iter().map(|r| r.1).max();
         let latest = self
