@@ -12,6 +12,8 @@ mod certainty;
 mod forms;
 mod judge;
 mod moves;
+#[cfg(test)]
+mod mutant_tests;
 mod mystery;
 #[cfg(test)]
 mod property_tests;

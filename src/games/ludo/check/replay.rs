@@ -132,6 +132,8 @@ pub(super) struct Checker {
     pub(super) landed_since_spawn: bool,
     /// Whether the first player was announced (the handout's "... has the highest roll").
     pub(super) first_announced: bool,
+    /// Colours found rolling with all four pieces home (reported once).
+    pub(super) rolled_home: BTreeSet<Colour>,
     /// Landings no capture line answered, whose victims are unknown until placed again.
     pub(super) left_standing: Vec<Pending>,
     /// The colour of the location summary being printed.
@@ -170,6 +172,7 @@ pub(super) fn replay(output: &str) -> Checker {
         spawned_round: None,
         landed_since_spawn: false,
         first_announced: false,
+        rolled_home: BTreeSet::new(),
         left_standing: Vec::new(),
         summary: None,
         line_no: 0,
@@ -470,7 +473,7 @@ impl Checker {
                 units,
                 dir,
             } => self.move_line(colour, id, from, to, units, dir),
-            Msg::Blocked { id, from, by } => self.blocked(id, from, by),
+            Msg::Blocked { id, from, to, by } => self.blocked(id, from, to, by),
             // Programs also say this when no piece can move for other reasons: only the
             // turn is checked.
             Msg::Ignoring(c) => {
@@ -534,6 +537,7 @@ impl Checker {
 
     pub(super) fn rolled(&mut self, c: Colour, v: u32) {
         self.report.rolls += 1;
+        self.rolls_when_home(c);
         self.decide("Rule 1");
         if !(1..=6).contains(&v) {
             self.violation("Rule 1", format!("a die shows 1 to 6, not {v}"));
