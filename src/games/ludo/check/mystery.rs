@@ -140,10 +140,11 @@ impl Checker {
     /// line showing a mystery cell, that is one finding (only in a game read in full: a line
     /// not understood may have been its spawning).
     pub(super) fn round_ended(&mut self) {
-        if let Some(since) = self
+        // Past one stay the next spawning line may be missing; past two, no one line is.
+        let overstayed = self
             .spawned_round
-            .filter(|s| self.round > s + MYSTERY_STAY.end())
-        {
+            .filter(|s| self.round > s + 2 * MYSTERY_STAY.end() && !self.mystery_unknown);
+        if let Some(since) = overstayed {
             // Reported once per cell.
             self.spawned_round = None;
             self.violation(
@@ -175,6 +176,24 @@ impl Checker {
                 ),
             );
         }
+    }
+
+    /// A summary's "The mystery cell is at N".
+    pub(super) fn mystery_at(&mut self, n: u32) {
+        let said = u8::try_from(n).ok().filter(|&m| m < SQUARES);
+        if self.mystery_unknown {
+            // The program tells where the cell is after a line the checker could not read.
+            self.mystery_unknown = false;
+        } else if self.mystery.map(u32::from) != Some(n) {
+            // The line of its spawning is missing.
+            self.gap();
+        } else {
+            return;
+        }
+        self.mystery = said;
+        self.last_mystery = said;
+        // When this cell spawned is not known.
+        self.spawned_round = None;
     }
 
     pub(super) fn spawned(&mut self, n: u32) {
@@ -211,7 +230,10 @@ impl Checker {
             );
         }
         let stayed = self.spawned_round.map(|s| self.round - s);
-        if stayed.is_some_and(|r| r < *MYSTERY_STAY.start()) && !self.landed_since_spawn {
+        if stayed.is_some_and(|r| r > *MYSTERY_STAY.end()) {
+            // A spawning line between is missing.
+            self.gap();
+        } else if stayed.is_some_and(|r| r < *MYSTERY_STAY.start()) && !self.landed_since_spawn {
             self.violation(
                 "CS-10",
                 format!(

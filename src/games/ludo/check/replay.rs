@@ -486,21 +486,7 @@ impl Checker {
             Msg::PieceAt(id, loc) => {
                 self.expect_at(id, loc, "location summary");
             }
-            Msg::MysteryAt(n) if self.mystery_unknown => {
-                // The program tells where the mystery cell is after a line the checker could
-                // not read.
-                self.mystery_unknown = false;
-                self.mystery = u8::try_from(n).ok().filter(|&m| m < SQUARES);
-                self.last_mystery = self.mystery;
-            }
-            Msg::MysteryAt(n) => {
-                if self.mystery.map(u32::from) != Some(n) {
-                    // The line of its spawning is missing.
-                    self.gap();
-                    self.mystery = u8::try_from(n).ok().filter(|&m| m < SQUARES);
-                    self.last_mystery = self.mystery;
-                }
-            }
+            Msg::MysteryAt(n) => self.mystery_at(n),
             Msg::LandsMystery(c) => self.lands_mystery(c),
             Msg::Teleported(id, target) => self.teleported(id, target),
             Msg::Aura(id, aura) => self.board.piece_mut(id).aura = Some((aura, self.round)),
