@@ -53,9 +53,10 @@ pub(super) fn shifted(msg: Msg, k: u8) -> Msg {
             units,
             dir,
         },
-        Msg::Blocked { id, from, by } => Msg::Blocked {
+        Msg::Blocked { id, from, to, by } => Msg::Blocked {
             id,
             from: unshift(from, k),
+            to: unshift(to, k),
             by,
         },
         Msg::MovedBefore(c, loc) => Msg::MovedBefore(c, unshift(loc, k)),

@@ -2,7 +2,7 @@
 //! of one run.
 
 use super::super::board::{Colour, Dir, Loc, PieceId};
-use super::super::sim::{captures_at, entry, single_move, SingleMove, Stopped};
+use super::super::sim::{block_moves, captures_at, entry, single_move, SingleMove, Stopped};
 use super::super::{BEHAVIOUR, FINISHES, MESSAGES, RULES, STRUCTURE};
 use super::replay::*;
 use super::*;
@@ -11,6 +11,9 @@ use crate::games::{ItemVerdict, TraceRun};
 impl Checker {
     /// Judges one roll's choice against the colour's behaviour, where it decides.
     pub(super) fn judge(&mut self, roll: &Roll) {
+        if roll.sixes >= 3 && !roll.uncertain {
+            self.blockade_kept(roll);
+        }
         if roll.sixes >= 3 || roll.uncertain || !(1..=6).contains(&roll.value) {
             return;
         }
@@ -20,6 +23,12 @@ impl Checker {
             Colour::Yellow => judge_yellow(roll),
             // Blue's cycle is followed on every roll, judged or not.
             Colour::Blue => self.judge_blue(roll),
+        };
+        // Rule 7 ignores a roll only when no piece can make the move, so a roll that did
+        // nothing while a piece could leave base or move disagrees with every behaviour.
+        let agreed = match agreed {
+            None if !roll.acted() && could_act(roll) == Tri::Yes => Some(false),
+            decided => decided,
         };
         if let Some(agreed) = agreed.filter(|_| roll.judgeable) {
             // A roll that did nothing counts only if no line proves missing (see `check`).
@@ -151,6 +160,26 @@ pub(super) fn capture_available(roll: &Roll, filter: impl Fn(PieceId) -> bool) -
     }
 }
 
+/// Whether the rolling colour could leave base or make a single move on this roll.
+pub(super) fn could_act(roll: &Roll) -> Tri {
+    if entry(&roll.before, roll.colour, roll.value).is_some() {
+        return Tri::Yes;
+    }
+    let mut any_maybe = false;
+    for id in PieceId::all(roll.colour) {
+        match outcomes(roll, id, |r| r.is_some_and(|m| m.is_ok())) {
+            Tri::Yes => return Tri::Yes,
+            Tri::Maybe => any_maybe = true,
+            Tri::No => {}
+        }
+    }
+    if any_maybe {
+        Tri::Maybe
+    } else {
+        Tri::No
+    }
+}
+
 pub(super) fn judge_red(roll: &Roll) -> Option<bool> {
     let c = Colour::Red;
     let enter = entry(&roll.before, c, roll.value);
@@ -158,16 +187,148 @@ pub(super) fn judge_red(roll: &Roll) -> Option<bool> {
     // Whether entering onto an opponent captures is a reading, so such rolls are not judged.
     let entry_capture = enter.is_some() && !roll.before.opponents_at(c, x).is_empty();
     match capture_available(roll, |_| true) {
-        Tri::Yes => Some(roll.captured),
+        Tri::Yes if entry_capture => Some(roll.captured),
+        Tri::Yes => Some(roll.captured && red_victim_ok(roll)),
         Tri::No if entry_capture => None,
         Tri::No if enter.is_some() && roll.before.count_at(c, x) == 0 => Some(roll.entered),
+        Tri::No if enter.is_none() => judge_red_block(roll),
         _ => None,
     }
 }
 
+/// Red "prioritises capturing the opponent piece closest to its home": among its capturing
+/// single moves, the one it made has the victim closest to the victim's own home, or lands
+/// closest to Red's home ("its" reads either way). True when there was no choice or a
+/// direction is not known.
+fn red_victim_ok(roll: &Roll) -> bool {
+    let (board, c) = (&roll.before, Colour::Red);
+    let mut options = Vec::new();
+    for id in PieceId::all(c) {
+        let Some(Ok(m)) = single_move(board, id, roll.value, roll.round) else {
+            if board.piece(id).dir.is_none() && board.piece(id).loc.square().is_some() {
+                return true;
+            }
+            continue;
+        };
+        let Some(n) = m.dest.square().filter(|_| captures_at(board, c, m.dest)) else {
+            continue;
+        };
+        let victim = board
+            .opponents_at(c, n)
+            .into_iter()
+            .map(|v| board.distance_home(v))
+            .min()
+            .unwrap_or(u32::MAX);
+        let mut landed = board.clone();
+        landed.piece_mut(id).loc = m.dest;
+        landed.piece_mut(id).passes = m.passes;
+        options.push((id, victim, landed.distance_home(id)));
+    }
+    let Some(&(_, victim, own)) = roll
+        .moved
+        .first()
+        .and_then(|(moved, _)| options.iter().find(|o| o.0 == *moved))
+    else {
+        return true;
+    };
+    let best_victim = options.iter().map(|o| o.1).min().unwrap_or(victim);
+    let best_own = options.iter().map(|o| o.2).min().unwrap_or(own);
+    victim == best_victim || own == best_own
+}
+
+/// Red "will always avoid creating blocks unless it is unavoidable": with no capture and no
+/// piece to bring out, it moves a piece that does not land on its own.
+fn judge_red_block(roll: &Roll) -> Option<bool> {
+    let board = &roll.before;
+    // Where a piece lands depends on its direction.
+    let unknown = PieceId::all(Colour::Red)
+        .into_iter()
+        .any(|id| board.piece(id).dir.is_none() && outcomes(roll, id, |r| r.is_some()) != Tri::No);
+    if unknown {
+        return None;
+    }
+    let lands_on_own = |id: PieceId| {
+        single_move(board, id, roll.value, roll.round).is_some_and(|m| {
+            m.is_ok_and(|m| {
+                m.dest
+                    .square()
+                    .is_some_and(|n| board.count_at(Colour::Red, n) > 0)
+            })
+        })
+    };
+    match movable_split(roll, lands_on_own)? {
+        (true, true) => single_mover(roll).map(|id| !lands_on_own(id)),
+        _ => None,
+    }
+}
+
+/// Which pieces of the rolling colour can make their single move, split by `test` on the
+/// piece: (some passing it can, some failing it can); None when that depends on a direction
+/// not known yet.
+fn movable_split(roll: &Roll, test: impl Fn(PieceId) -> bool) -> Option<(bool, bool)> {
+    let (mut pass, mut fail) = (false, false);
+    for id in PieceId::all(roll.colour) {
+        match outcomes(roll, id, |r| r.is_some_and(|m| m.is_ok())) {
+            Tri::No => {}
+            Tri::Maybe => return None,
+            Tri::Yes if test(id) => pass = true,
+            Tri::Yes => fail = true,
+        }
+    }
+    Some((pass, fail))
+}
+
+/// The one piece a roll moved alone (no block move, no stop before a block).
+fn single_mover(roll: &Roll) -> Option<PieceId> {
+    match roll.moved.as_slice() {
+        [(id, _)] if roll.stopped.is_none() && !roll.entered => Some(*id),
+        _ => None,
+    }
+}
+
+/// Green breaks a block only when no piece outside it can make the move ("prioritises
+/// moving its other pieces home before breaking a block") and the block cannot move as one
+/// ("always attempts to move forward using the block move").
+fn judge_green_block(roll: &Roll) -> Option<bool> {
+    let (board, c) = (&roll.before, Colour::Green);
+    let in_block = |id: PieceId| {
+        board
+            .piece(id)
+            .loc
+            .square()
+            .is_some_and(|n| board.count_at(c, n) >= 2)
+    };
+    let (member_can, other_can) = movable_split(roll, in_block)?;
+    // A block move must exist whatever the directions not known yet are.
+    let unknown: Vec<PieceId> = PieceId::all(c)
+        .into_iter()
+        .filter(|&id| board.piece(id).loc.square().is_some() && board.piece(id).dir.is_none())
+        .collect();
+    let block_can = (0..1u32 << unknown.len()).all(|mask| {
+        let mut trial = board.clone();
+        for (k, &id) in unknown.iter().enumerate() {
+            trial.piece_mut(id).dir = Some(if mask >> k & 1 == 0 {
+                Dir::Clockwise
+            } else {
+                Dir::CounterClockwise
+            });
+        }
+        !block_moves(&trial, c, roll.value, roll.round).is_empty()
+    });
+    if !member_can || !(other_can || block_can) {
+        return None;
+    }
+    if roll.block_move {
+        return Some(true);
+    }
+    single_mover(roll).map(|id| !in_block(id))
+}
+
 pub(super) fn judge_green(roll: &Roll) -> Option<bool> {
     let c = Colour::Green;
-    entry(&roll.before, c, roll.value)?;
+    if entry(&roll.before, c, roll.value).is_none() {
+        return judge_green_block(roll);
+    }
     let board = &roll.before;
     let mut block = Tri::No;
     for id in PieceId::all(c) {

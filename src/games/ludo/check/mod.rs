@@ -13,9 +13,13 @@ mod forms;
 mod judge;
 mod moves;
 #[cfg(test)]
+mod mutant_tests;
+mod mystery;
+#[cfg(test)]
 mod property_tests;
 mod read;
 mod replay;
+mod start;
 #[cfg(test)]
 mod tests;
 

@@ -1,8 +1,8 @@
 //! Replay of moves, blocks and captures: each checked against the walks the rules allow.
 
 use super::super::board::*;
+use super::super::sim::briefed_in;
 use super::certainty::*;
-use super::read::*;
 use super::replay::*;
 
 impl Checker {
@@ -317,7 +317,7 @@ impl Checker {
         }
     }
 
-    pub(super) fn blocked(&mut self, id: PieceId, from: Loc, by: PieceId) {
+    pub(super) fn blocked(&mut self, id: PieceId, from: Loc, to: Loc, by: PieceId) {
         let Some(_) = self.current_roll(id.colour) else {
             return;
         };
@@ -403,8 +403,51 @@ impl Checker {
                 ),
             );
         }
+        if before.is_some() {
+            self.blocked_target(id, to, &roll);
+        }
         if let Some(r) = &mut self.roll {
             r.stopped = Some((id, before));
+        }
+    }
+
+    /// The blocked message's L2 is where the roll would take the piece with no opponent in
+    /// the way (or where it stands, when that walk overshoots Home), under any reading of
+    /// the roll's length and the home straight.
+    pub(super) fn blocked_target(&mut self, id: PieceId, to: Loc, roll: &Roll) {
+        let mut alone = Board::new();
+        *alone.piece_mut(id) = self.board.piece(id).clone();
+        let dirs: Vec<Dir> = match self.board.piece(id).dir {
+            Some(d) => vec![d],
+            None => vec![Dir::Clockwise, Dir::CounterClockwise],
+        };
+        let policies = [
+            EnterPolicy::Strict,
+            EnterPolicy::WhenCaptured,
+            EnterPolicy::Never,
+        ];
+        let from = self.board.piece(id).loc;
+        let fits = self.step_options(id, roll).into_iter().any(|s| {
+            dirs.iter().any(|&d| {
+                policies
+                    .iter()
+                    .any(|&policy| match alone.walk(id, d, s, policy, 1, true) {
+                        Walk::Reached { dest, .. } => dest == to,
+                        Walk::Overshoot => from == to,
+                        Walk::Blocked { .. } => false,
+                    })
+            })
+        });
+        if !fits {
+            self.violation(
+                "CS-3",
+                format!(
+                    "a roll of {} does not take {id} from {} to {} even with no piece in the way",
+                    roll.value,
+                    from.render(id.colour),
+                    to.render(id.colour)
+                ),
+            );
         }
     }
 
@@ -649,118 +692,81 @@ impl Checker {
 }
 
 impl Checker {
-    pub(super) fn lands_mystery(&mut self, c: Colour) {
-        let out = PieceId::all(c)
+    /// CS-6: on a third six a blockade is broken. How it splits is open, that it does is
+    /// not: a finding only when nothing moved though a block stood whose members could each
+    /// walk six squares, and their share of six as a block, either way (so every reading of
+    /// the split, and of the block's direction, could move them).
+    pub(super) fn blockade_kept(&mut self, roll: &Roll) {
+        if !roll.judgeable || roll.acted() {
+            return;
+        }
+        let (board, c) = (&roll.before, roll.colour);
+        let mut squares: Vec<u8> = PieceId::all(c)
             .into_iter()
-            .any(|id| matches!(self.board.piece(id).loc, Loc::Square(_)));
-        let Some(cell) = self.mystery else {
-            // The line of the cell's spawning is missing.
-            return self.gap();
-        };
-        self.decide("CS-11");
-        let on_it = PieceId::all(c)
-            .into_iter()
-            .any(|id| self.board.piece(id).loc == Loc::Square(cell));
-        if !on_it && out {
-            // The move onto the cell is missing.
-            self.gap();
-            self.lose_colour(c, false);
-        } else if !on_it {
-            self.violation(
-                "CS-11",
-                format!(
-                    "no {} piece is on the mystery cell (square {cell})",
-                    c.name()
-                ),
-            );
-        }
-    }
-
-    pub(super) fn place(&mut self, id: PieceId, place: Place) {
-        self.tentative.retain(|(p, _)| *p != id);
-        let layout = match self.layout {
-            Some(l) => l,
-            None => {
-                self.tentative.push((id, place));
-                FROM_APPROACH
-            }
-        };
-        self.board.piece_mut(id).loc = Loc::Square(layout.square(place));
-    }
-
-    pub(super) fn teleported(&mut self, id: PieceId, target: Target) {
-        if let Some(cell) = self.mystery {
-            self.decide("CS-11");
-            let at = self.board.piece(id).loc;
-            let moved_there = self
-                .roll
-                .as_ref()
-                .is_some_and(|r| r.moved.iter().any(|m| m.0 == id) || r.entered);
-            if at != Loc::Square(cell) && !moved_there && matches!(at, Loc::Square(_)) {
-                // The move onto the cell is missing.
-                self.gap();
-                self.suspect.insert(id);
-            } else if at != Loc::Square(cell) && !moved_there {
-                self.violation(
-                    "CS-11",
-                    format!(
-                        "{id} is at {}, not on the mystery cell (square {cell})",
-                        at.render(id.colour)
-                    ),
-                );
-            }
-        }
-        let c = id.colour;
-        match target {
-            Target::Place(place) => self.place(id, place),
-            Target::Base => {
-                self.unknown.remove(&id);
-                self.suspect.remove(&id);
-                self.board.piece_mut(id).reset();
-                self.tentative.retain(|(p, _)| *p != id);
-            }
-            Target::X => self.board.piece_mut(id).loc = Loc::Square(c.start()),
-            Target::Approach => self.board.piece_mut(id).loc = Loc::Square(c.approach()),
-        }
-        if !matches!(target, Target::Place(_) | Target::Base) {
-            self.tentative.retain(|(p, _)| *p != id);
-        }
-    }
-
-    pub(super) fn spawned(&mut self, n: u32) {
-        self.mystery_unknown = false;
-        if n >= u32::from(SQUARES) {
-            return self.violation(
-                "CS-10",
-                format!("square {n} is not on the standard path (0 to 51)"),
-            );
-        }
-        let square = n as u8;
-        self.decide("CS-10");
-        let occupants: Vec<String> = self
-            .board
-            .on_square(square)
-            .into_iter()
-            .filter(|id| !self.tentative.iter().any(|(p, _)| p == id))
-            .map(|id| id.to_string())
+            .filter_map(|id| board.piece(id).loc.square())
             .collect();
-        if !occupants.is_empty() {
+        squares.sort_unstable();
+        squares.dedup();
+        let free = squares.into_iter().find_map(|n| {
+            let members: Vec<PieceId> = PieceId::all(c)
+                .into_iter()
+                .filter(|&id| {
+                    let p = board.piece(id);
+                    p.loc == Loc::Square(n) && !briefed_in(p.briefing, roll.round)
+                })
+                .collect();
+            let k = members.len();
+            let walks = |id: PieceId| {
+                [Dir::Clockwise, Dir::CounterClockwise]
+                    .into_iter()
+                    .all(|d| {
+                        [EnterPolicy::Strict, EnterPolicy::Never]
+                            .into_iter()
+                            .all(|policy| {
+                                [(6, 1), (6 / k.max(1) as u32, k)]
+                                    .into_iter()
+                                    .all(|(s, g)| {
+                                        matches!(
+                                            board.walk(id, d, s, policy, g, true),
+                                            Walk::Reached { .. }
+                                        )
+                                    })
+                            })
+                    })
+            };
+            (k >= 2 && members.iter().all(|&id| walks(id))).then_some((n, members))
+        });
+        if let Some((n, members)) = free {
+            let names: Vec<String> = members.iter().map(|id| id.to_string()).collect();
             self.violation(
-                "CS-10",
+                "CS-6",
                 format!(
-                    "the mystery cell spawns on square {n}, where {} stands",
-                    occupants.join(" and ")
+                    "the third six on line {} leaves the blockade of {} on square {n} unbroken",
+                    roll.line,
+                    names.join(" and ")
                 ),
             );
         }
-        if self.last_mystery == Some(square) {
-            self.violation(
-                "CS-10",
-                format!("the mystery cell spawns on square {n} again, where the last one was"),
-            );
+    }
+
+    /// Rule 11: the first colour to bring all four pieces home has won, so it rolls no more
+    /// (whether or not the game goes on for the other places).
+    pub(super) fn rolls_when_home(&mut self, c: Colour) {
+        let home = PieceId::all(c)
+            .into_iter()
+            .all(|id| self.board.piece(id).loc == Loc::Home);
+        if !home || self.finished.contains(&c) || self.rolled_home.contains(&c) {
+            return;
         }
-        self.mystery = Some(square);
-        self.last_mystery = Some(square);
+        self.decide("Rule 11");
+        self.violation(
+            "Rule 11",
+            format!(
+                "{} has all four pieces home: it has won and takes no more rolls",
+                c.name()
+            ),
+        );
+        self.rolled_home.insert(c);
     }
 
     pub(super) fn wins(&mut self, c: Colour) {
@@ -817,6 +823,19 @@ impl Checker {
             self.report
                 .missing
                 .push("the first player and the order of a round".into());
+        } else if !self.first_announced {
+            self.report
+                .missing
+                .push("the first player (\"... has the highest roll\")".into());
+        }
+        // Section 3 wants every player's roll for the first player.
+        for c in Colour::SEATING {
+            if !self.first_rolls.iter().any(|&(k, _)| k == c) {
+                self.report.missing.push(format!(
+                    "the {} player's roll for the first player",
+                    c.lower()
+                ));
+            }
         }
         if let Some(layout) = self.layout {
             self.reading(&format!("Bhawana, Kotuwa and Pita-Kotuwa {}", layout.name));

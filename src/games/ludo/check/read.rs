@@ -24,6 +24,8 @@ pub(super) enum Msg {
     Blocked {
         id: PieceId,
         from: Loc,
+        /// Where the roll would have taken the piece.
+        to: Loc,
         by: PieceId,
     },
     Ignoring(Colour),
@@ -284,10 +286,10 @@ pub(super) fn parse(line: &str) -> Option<Msg> {
             )?;
             let c = colour(s[0])?;
             let by = colour(s[4])?;
-            location(s[3], c)?;
             Some(Msg::Blocked {
                 id: piece(s[1], Some(c))?,
                 from: location(s[2], c)?,
+                to: location(s[3], c)?,
                 by: piece(s[5], Some(by))?,
             })
         },
@@ -605,6 +607,7 @@ mod tests {
                 Msg::Blocked {
                     id: id(Colour::Green, 1),
                     from: Loc::Square(40),
+                    to: Loc::HomePath(1),
                     by: id(Colour::Yellow, 3),
                 },
             ),

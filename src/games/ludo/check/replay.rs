@@ -3,7 +3,6 @@
 
 use super::super::board::*;
 use super::certainty::*;
-use super::judge::*;
 use super::read::*;
 use super::*;
 
@@ -124,6 +123,17 @@ pub(super) struct Checker {
     /// A line about the mystery cell was not read: where it is is not known until the next
     /// line that says.
     pub(super) mystery_unknown: bool,
+    /// Whether a line has shown a mystery cell (spawned, in a summary, landed on).
+    pub(super) mystery_seen: bool,
+    /// Rounds in a row that ended with a piece on the standard path.
+    pub(super) rounds_out: u32,
+    /// The round the mystery cell last spawned in, and whether a piece has landed on it since.
+    pub(super) spawned_round: Option<u32>,
+    pub(super) landed_since_spawn: bool,
+    /// Whether the first player was announced (the handout's "... has the highest roll").
+    pub(super) first_announced: bool,
+    /// Colours found rolling with all four pieces home (reported once).
+    pub(super) rolled_home: BTreeSet<Colour>,
     /// Landings no capture line answered, whose victims are unknown until placed again.
     pub(super) left_standing: Vec<Pending>,
     /// The colour of the location summary being printed.
@@ -157,6 +167,12 @@ pub(super) fn replay(output: &str) -> Checker {
         offset_seen: None,
         turn_unknown: false,
         mystery_unknown: false,
+        mystery_seen: false,
+        rounds_out: 0,
+        spawned_round: None,
+        landed_since_spawn: false,
+        first_announced: false,
+        rolled_home: BTreeSet::new(),
         left_standing: Vec::new(),
         summary: None,
         line_no: 0,
@@ -457,7 +473,7 @@ impl Checker {
                 units,
                 dir,
             } => self.move_line(colour, id, from, to, units, dir),
-            Msg::Blocked { id, from, by } => self.blocked(id, from, by),
+            Msg::Blocked { id, from, to, by } => self.blocked(id, from, to, by),
             // Programs also say this when no piece can move for other reasons: only the
             // turn is checked.
             Msg::Ignoring(c) => {
@@ -470,21 +486,7 @@ impl Checker {
             Msg::PieceAt(id, loc) => {
                 self.expect_at(id, loc, "location summary");
             }
-            Msg::MysteryAt(n) if self.mystery_unknown => {
-                // The program tells where the mystery cell is after a line the checker could
-                // not read.
-                self.mystery_unknown = false;
-                self.mystery = u8::try_from(n).ok().filter(|&m| m < SQUARES);
-                self.last_mystery = self.mystery;
-            }
-            Msg::MysteryAt(n) => {
-                if self.mystery.map(u32::from) != Some(n) {
-                    // The line of its spawning is missing.
-                    self.gap();
-                    self.mystery = u8::try_from(n).ok().filter(|&m| m < SQUARES);
-                    self.last_mystery = self.mystery;
-                }
-            }
+            Msg::MysteryAt(n) => self.mystery_at(n),
             Msg::LandsMystery(c) => self.lands_mystery(c),
             Msg::Teleported(id, target) => self.teleported(id, target),
             Msg::Aura(id, aura) => self.board.piece_mut(id).aura = Some((aura, self.round)),
@@ -503,12 +505,8 @@ impl Checker {
                 self.suspect.remove(&id);
                 self.tentative.retain(|(p, _)| *p != id);
             }
-            Msg::Turned(id) => {
-                let piece = self.board.piece_mut(id);
-                piece.dir = Some(Dir::CounterClockwise);
-                piece.turned = true;
-            }
-            Msg::PitaToKotuwa(id) => self.place(id, Place::Kotuwa),
+            Msg::Turned(id) => self.pita_kotuwa(id, Dir::Clockwise),
+            Msg::PitaToKotuwa(id) => self.pita_kotuwa(id, Dir::CounterClockwise),
             Msg::Spawned(n) => self.spawned(n),
             Msg::Wins(c) => self.wins(c),
             Msg::LooseMove {
@@ -523,84 +521,9 @@ impl Checker {
         }
     }
 
-    pub(super) fn highest(&mut self, c: Colour) {
-        let first: Vec<(Colour, u32)> = self.first_rolls.iter().take(4).copied().collect();
-        let best = first.iter().map(|r| r.1).max();
-        let latest = self
-            .first_rolls
-            .iter()
-            .rev()
-            .find(|r| r.0 == c)
-            .map(|r| r.1);
-        let top_first = first.iter().any(|r| r.0 == c && Some(r.1) == best);
-        // With re-rolled ties the winner's latest roll must top the latest rolls of the tied.
-        let top_latest = latest.is_some_and(|v| {
-            Colour::SEATING.into_iter().all(|k| {
-                let last = self
-                    .first_rolls
-                    .iter()
-                    .rev()
-                    .find(|r| r.0 == k)
-                    .map(|r| r.1);
-                let tied = first.iter().any(|r| r.0 == k && Some(r.1) == best);
-                !tied || last.is_none_or(|l| l <= v)
-            })
-        });
-        if !first.is_empty() {
-            self.decide("first player");
-        }
-        if latest.is_none() && !first.is_empty() {
-            // Its first-round roll line is missing.
-            self.gap();
-        } else if !(first.is_empty() || top_first && top_latest) {
-            self.violation(
-                "first player",
-                format!(
-                    "{} is not one of the highest first-round rollers (highest roll {})",
-                    c.name(),
-                    best.unwrap_or(0)
-                ),
-            );
-        }
-        if first.iter().filter(|r| Some(r.1) == best).count() > 1
-            && self.first_rolls.len() == first.len()
-        {
-            self.reading("ties in the first roll broken without a re-roll");
-        }
-        self.order = Some(
-            (0..4)
-                .map(|k| Colour::SEATING[(c.index() + k) % 4])
-                .collect(),
-        );
-    }
-
-    pub(super) fn announce_order(&mut self, colours: Vec<Colour>) {
-        let expected = self.order.clone();
-        self.decide("turn order");
-        let first = colours.first().copied().unwrap_or(Colour::Red);
-        let clockwise: Vec<Colour> = (0..4)
-            .map(|k| Colour::SEATING[(first.index() + k) % 4])
-            .collect();
-        if colours != clockwise {
-            self.violation(
-                "turn order",
-                format!(
-                    "the dice passes to the left: starting with {} the order is {}",
-                    first.name(),
-                    names(&clockwise)
-                ),
-            );
-        } else if expected.as_ref().is_some_and(|e| *e != colours) {
-            self.violation(
-                "turn order",
-                "the order does not start with the player announced first".into(),
-            );
-        }
-        self.order = Some(colours);
-    }
-
     pub(super) fn rolled(&mut self, c: Colour, v: u32) {
         self.report.rolls += 1;
+        self.rolls_when_home(c);
         self.decide("Rule 1");
         if !(1..=6).contains(&v) {
             self.violation("Rule 1", format!("a die shows 1 to 6, not {v}"));
@@ -663,34 +586,45 @@ impl Checker {
             }
             Some(p) => {
                 let next = self.next_player(p.colour);
-                self.decide(if p.value == 6 { "Rule 4" } else { "turn order" });
+                let bonus_rule = if p.value == 6 { "Rule 4" } else { "CS-2" };
+                self.decide(if p.value == 6 || p.captured {
+                    bonus_rule
+                } else {
+                    "turn order"
+                });
                 // The three-roll limit may count every roll of the turn, a capture's bonus
                 // included (the ruling accepts both readings).
                 let limit_reached = p.in_turn >= 3;
                 if p.value == 6 && p.sixes < 3 && limit_reached {
                     self.reading("the three-roll limit counts every roll of a turn, a capture's bonus included");
                 }
-                let six_kept = p.value == 6
+                // A six or a capture (CS-2) earns another roll.
+                let bonus_kept = (p.value == 6 || p.captured)
                     && p.sixes < 3
                     && !limit_reached
                     && !self.finished.contains(&p.colour);
                 // One roll line missing between them: the six's bonus roll, or the next
                 // player's roll.
-                let one_missing = if six_kept {
+                let one_missing = if bonus_kept {
                     c == next
                 } else {
                     c == self.next_player(next)
                 };
-                if (six_kept || next != c) && p.uncertain {
+                if (bonus_kept || next != c) && p.uncertain {
                     self.report.withheld += 1;
-                } else if (six_kept || next != c) && one_missing {
+                } else if (bonus_kept || next != c) && one_missing {
                     self.gap();
-                } else if six_kept {
+                } else if bonus_kept {
                     self.violation(
-                        "Rule 4",
+                        bonus_rule,
                         format!(
-                            "{} rolled a six and gets another roll, but {} rolls",
+                            "{} {} and gets another roll, but {} rolls",
                             p.colour.name(),
+                            if p.value == 6 {
+                                "rolled a six"
+                            } else {
+                                "captured"
+                            },
                             c.name()
                         ),
                     );
@@ -707,6 +641,7 @@ impl Checker {
                 }
                 if self.position(c) <= self.position(p.colour) {
                     self.round += 1;
+                    self.round_ended();
                 }
             }
         }

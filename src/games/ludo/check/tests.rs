@@ -36,7 +36,7 @@ fn problems(seed: u64) -> Vec<String> {
     found
 }
 
-fn game(seed: u64) -> Vec<String> {
+pub(super) fn game(seed: u64) -> Vec<String> {
     simulate(seed).text().lines().map(String::from).collect()
 }
 
@@ -46,7 +46,7 @@ fn board_before(lines: &[String], n: usize) -> Board {
 }
 
 /// The single violation an edited game must yield.
-fn only_violation(lines: &[String]) -> Violation {
+pub(super) fn only_violation(lines: &[String]) -> Violation {
     let report = check(&lines.join("\n"));
     assert!(report.unreadable.is_empty(), "{:?}", report.unreadable);
     assert_eq!(
@@ -76,7 +76,7 @@ fn find<T>(pick: impl Fn(&[String], usize) -> Option<T>) -> (Vec<String>, usize,
     panic!("no reference game shows the pattern");
 }
 
-fn msg(line: &str) -> Option<Msg> {
+pub(super) fn msg(line: &str) -> Option<Msg> {
     parse(line)
 }
 
@@ -260,9 +260,8 @@ fn a_winner_with_a_piece_still_out_is_rule_11() {
     assert_eq!((v.line, v.rule), (lines.len(), "Rule 11"));
 }
 
-/// A short hand-written game: Red's R1 reaches its Approach by a teleport, then moves 3.
-fn approach_game(last_move: &str) -> Vec<String> {
-    let text = "The red player has four (04) pieces named R1, R2, R3, and R4.
+/// The start of the hand-written games: Red begins and brings R1 out to X (26).
+pub(super) const RED_ENTERS: &str = "The red player has four (04) pieces named R1, R2, R3, and R4.
 The green player has four (04) pieces named G1, G2, G3, and G4.
 The yellow player has four (04) pieces named Y1, Y2, Y3, and Y4.
 The blue player has four (04) pieces named B1, B2, B3, and B4.
@@ -274,7 +273,19 @@ Red player has the highest roll and will begin the game.
 The order of a single round is Red, Green, Yellow, and Blue.
 Red player rolled 6.
 Red player moves piece R1 to the starting point.
-Red player now has 1/4 on pieces on the board and 3/4 pieces on the base.
+Red player now has 1/4 on pieces on the board and 3/4 pieces on the base.";
+
+/// The three other players each roll a 1 (nothing of theirs is out).
+pub(super) const OTHERS_ROLL_ONE: [&str; 3] = [
+    "Green player rolled 1.",
+    "Yellow player rolled 1.",
+    "Blue player rolled 1.",
+];
+
+/// A short hand-written game: Red's R1 reaches its Approach by a teleport, then moves 3.
+fn approach_game(last_move: &str) -> Vec<String> {
+    let text = RED_ENTERS.to_string()
+        + "
 Red player rolled 2.
 Red moves piece R1 from location 26 to 28 by 2 units in clockwise direction.
 Green player rolled 1.
@@ -517,7 +528,7 @@ fn a_capture_roll_then_two_sixes_may_end_the_turn() {
 }
 
 /// The round order a game announces.
-fn report_order(lines: &[String]) -> Vec<Colour> {
+pub(super) fn report_order(lines: &[String]) -> Vec<Colour> {
     lines
         .iter()
         .find_map(|l| match parse(l) {
