@@ -188,52 +188,12 @@ pub(super) fn judge_red(roll: &Roll) -> Option<bool> {
     let entry_capture = enter.is_some() && !roll.before.opponents_at(c, x).is_empty();
     match capture_available(roll, |_| true) {
         Tri::Yes if entry_capture => Some(roll.captured),
-        Tri::Yes => Some(roll.captured && red_victim_ok(roll)),
+        Tri::Yes => Some(roll.captured),
         Tri::No if entry_capture => None,
         Tri::No if enter.is_some() && roll.before.count_at(c, x) == 0 => Some(roll.entered),
         Tri::No if enter.is_none() => judge_red_block(roll),
         _ => None,
     }
-}
-
-/// Red "prioritises capturing the opponent piece closest to its home": among its capturing
-/// single moves, the one it made has the victim closest to the victim's own home, or lands
-/// closest to Red's home ("its" reads either way). True when there was no choice or a
-/// direction is not known.
-fn red_victim_ok(roll: &Roll) -> bool {
-    let (board, c) = (&roll.before, Colour::Red);
-    let mut options = Vec::new();
-    for id in PieceId::all(c) {
-        let Some(Ok(m)) = single_move(board, id, roll.value, roll.round) else {
-            if board.piece(id).dir.is_none() && board.piece(id).loc.square().is_some() {
-                return true;
-            }
-            continue;
-        };
-        let Some(n) = m.dest.square().filter(|_| captures_at(board, c, m.dest)) else {
-            continue;
-        };
-        let victim = board
-            .opponents_at(c, n)
-            .into_iter()
-            .map(|v| board.distance_home(v))
-            .min()
-            .unwrap_or(u32::MAX);
-        let mut landed = board.clone();
-        landed.piece_mut(id).loc = m.dest;
-        landed.piece_mut(id).passes = m.passes;
-        options.push((id, victim, landed.distance_home(id)));
-    }
-    let Some(&(_, victim, own)) = roll
-        .moved
-        .first()
-        .and_then(|(moved, _)| options.iter().find(|o| o.0 == *moved))
-    else {
-        return true;
-    };
-    let best_victim = options.iter().map(|o| o.1).min().unwrap_or(victim);
-    let best_own = options.iter().map(|o| o.2).min().unwrap_or(own);
-    victim == best_victim || own == best_own
 }
 
 /// Red "will always avoid creating blocks unless it is unavoidable": with no capture and no
