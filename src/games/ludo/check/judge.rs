@@ -139,15 +139,16 @@ pub(super) fn outcomes(
     }
 }
 
-/// Whether any piece passing `filter` can make a capturing single move.
-pub(super) fn capture_available(roll: &Roll, filter: impl Fn(PieceId) -> bool) -> Tri {
-    let c = roll.colour;
+/// Whether any of `pieces` passes `test` on its single move: Yes when one surely does, Maybe
+/// when one might (its direction is not known yet), else No.
+fn any_outcome(
+    roll: &Roll,
+    pieces: impl IntoIterator<Item = PieceId>,
+    test: impl Fn(Option<Result<SingleMove, Stopped>>) -> bool,
+) -> Tri {
     let mut any_maybe = false;
-    for id in PieceId::all(c).into_iter().filter(|&id| filter(id)) {
-        let board = &roll.before;
-        match outcomes(roll, id, |r| {
-            r.is_some_and(|m| m.is_ok_and(|m| captures_at(board, c, m.dest)))
-        }) {
+    for id in pieces {
+        match outcomes(roll, id, &test) {
             Tri::Yes => return Tri::Yes,
             Tri::Maybe => any_maybe = true,
             Tri::No => {}
@@ -160,24 +161,23 @@ pub(super) fn capture_available(roll: &Roll, filter: impl Fn(PieceId) -> bool) -
     }
 }
 
+/// Whether any piece passing `filter` can make a capturing single move.
+pub(super) fn capture_available(roll: &Roll, filter: impl Fn(PieceId) -> bool) -> Tri {
+    let (board, c) = (&roll.before, roll.colour);
+    let pieces = PieceId::all(c).into_iter().filter(|&id| filter(id));
+    any_outcome(roll, pieces, |r| {
+        r.is_some_and(|m| m.is_ok_and(|m| captures_at(board, c, m.dest)))
+    })
+}
+
 /// Whether the rolling colour could leave base or make a single move on this roll.
 pub(super) fn could_act(roll: &Roll) -> Tri {
     if entry(&roll.before, roll.colour, roll.value).is_some() {
         return Tri::Yes;
     }
-    let mut any_maybe = false;
-    for id in PieceId::all(roll.colour) {
-        match outcomes(roll, id, |r| r.is_some_and(|m| m.is_ok())) {
-            Tri::Yes => return Tri::Yes,
-            Tri::Maybe => any_maybe = true,
-            Tri::No => {}
-        }
-    }
-    if any_maybe {
-        Tri::Maybe
-    } else {
-        Tri::No
-    }
+    any_outcome(roll, PieceId::all(roll.colour), |r| {
+        r.is_some_and(|m| m.is_ok())
+    })
 }
 
 pub(super) fn judge_red(roll: &Roll) -> Option<bool> {
