@@ -823,10 +823,25 @@ impl Checker {
             self.report
                 .missing
                 .push("the first player and the order of a round".into());
-        } else if !self.first_announced {
-            self.report
-                .missing
-                .push("the first player (\"... has the highest roll\")".into());
+        } else {
+            if !self.first_announced {
+                self.report
+                    .missing
+                    .push("the first player (\"... has the highest roll\")".into());
+            }
+            if !self.order_announced {
+                self.report
+                    .missing
+                    .push("the order of a round (\"The order of a single round is ...\")".into());
+            }
+        }
+        // Section 3: "After each round, the status of each player has to be shown". Single
+        // count lines may be missed (coverage); a game that never shows one lacks the message.
+        if !self.count_seen && self.report.rolls > 0 {
+            self.report.missing.push(
+                "the status after each round (\"... player now has a/4 on pieces on the board and b/4 pieces on the base.\"): no count line in the game"
+                    .into(),
+            );
         }
         // Section 3 wants every player's roll for the first player.
         for c in Colour::SEATING {

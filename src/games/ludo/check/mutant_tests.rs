@@ -146,7 +146,7 @@ fn a_mystery_cell_moves_on_after_three_to_six_rounds() {
 }
 
 #[test]
-fn the_first_player_line_and_every_first_round_roll_are_required() {
+fn the_first_player_the_round_order_and_every_first_round_roll_are_required() {
     let full: Vec<String> = RED_ENTERS.lines().map(String::from).collect();
     assert_eq!(check(&full.join("\n")).missing, Vec::<String>::new());
     for (gone, missing) in [
@@ -158,10 +158,32 @@ fn the_first_player_line_and_every_first_round_roll_are_required() {
             "Red player has the highest roll and will begin the game.",
             "the first player (\"... has the highest roll\")",
         ),
+        (
+            "The order of a single round is Red, Green, Yellow, and Blue.",
+            "the order of a round (\"The order of a single round is ...\")",
+        ),
     ] {
         let lines: Vec<String> = full.iter().filter(|l| *l != gone).cloned().collect();
         assert_eq!(check(&lines.join("\n")).missing, vec![missing.to_string()]);
     }
+}
+
+#[test]
+fn a_game_that_never_shows_a_count_line_lacks_the_status_message() {
+    let full: Vec<String> = RED_ENTERS.lines().map(String::from).collect();
+    let without: Vec<String> = full
+        .iter()
+        .filter(|l| !l.contains(" now has "))
+        .cloned()
+        .collect();
+    assert_eq!(without.len() + 1, full.len());
+    assert_eq!(
+        check(&without.join("\n")).missing,
+        vec![
+            "the status after each round (\"... player now has a/4 on pieces on the board and b/4 pieces on the base.\"): no count line in the game"
+                .to_string()
+        ]
+    );
 }
 
 /// Whether the last roll in `lines` is not a six and the first of its player's turn.

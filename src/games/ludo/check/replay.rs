@@ -132,6 +132,10 @@ pub(super) struct Checker {
     pub(super) landed_since_spawn: bool,
     /// Whether the first player was announced (the handout's "... has the highest roll").
     pub(super) first_announced: bool,
+    /// Whether the order of a round was announced ("The order of a single round is ...").
+    pub(super) order_announced: bool,
+    /// Whether any count line ("... now has a/4 on pieces on the board ...") was printed.
+    pub(super) count_seen: bool,
     /// Colours found rolling with all four pieces home (reported once).
     pub(super) rolled_home: BTreeSet<Colour>,
     /// Landings no capture line answered, whose victims are unknown until placed again.
@@ -172,6 +176,8 @@ pub(super) fn replay(output: &str) -> Checker {
         spawned_round: None,
         landed_since_spawn: false,
         first_announced: false,
+        order_announced: false,
+        count_seen: false,
         rolled_home: BTreeSet::new(),
         left_standing: Vec::new(),
         summary: None,
@@ -794,6 +800,7 @@ impl Checker {
     }
 
     pub(super) fn count(&mut self, c: Colour, on_board: u32, in_base: u32) {
+        self.count_seen = true;
         let lost: Vec<PieceId> = PieceId::all(c)
             .into_iter()
             .filter(|id| self.unknown.contains(id))

@@ -58,6 +58,7 @@ impl Checker {
     }
 
     pub(super) fn announce_order(&mut self, colours: Vec<Colour>) {
+        self.order_announced = true;
         let expected = self.order.clone();
         self.decide("turn order");
         let first = colours.first().copied().unwrap_or(Colour::Red);
