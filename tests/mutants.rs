@@ -138,3 +138,25 @@ fn only_names_a_missing_mutant_in_one_line() {
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
     assert_ne!(output.status.code(), Some(0));
 }
+
+#[test]
+fn a_trace_mutant_stops_at_its_first_run_that_loses_points() {
+    // LUDO-CS #803 (three_threes' `<` made `<=`) plays the fixed mutant clock's games: its
+    // first failing game loses messages, rules and behaviour, and a later game never finishes.
+    // Mutant runs stop at the first game that loses points (one finding kills), so `finishes`
+    // is not among the items lost; with all 100 games run it would be.
+    let output = referee()
+        .arg("--root")
+        .arg(root())
+        .args(["mutants", "ludo", "--only", "803", "--format", "json"])
+        .output()
+        .expect("referee runs");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON report");
+    let killed = mutant(&report, 803);
+    assert_eq!(killed["verdict"], "killed", "{report:#}");
+    assert_eq!(
+        killed["lost"],
+        serde_json::json!(["messages", "rules", "behaviour"]),
+        "{report:#}"
+    );
+}

@@ -55,6 +55,10 @@ pub struct Settings {
     /// later run a day further on): `referee mutants` fixes it so that the mutants of a
     /// clock-seeded model play the same games every time. Never set for submissions.
     pub fixed_time: Option<i64>,
+    /// Stop a trace case's runs at the first that loses points (`referee mutants`: one
+    /// finding in any run kills a mutant, so later runs would only cost time, memory and
+    /// run-cache space). Never set for submissions, whose score averages every run.
+    pub stop_trace_at_first_loss: bool,
 }
 
 impl Settings {
@@ -66,6 +70,7 @@ impl Settings {
             batch_cases: true,
             detail: Detail::Full,
             fixed_time: None,
+            stop_trace_at_first_loss: false,
             timeouts_in_a_row: limits.timeouts_in_a_row.max(1),
             limits: RunLimits {
                 timeout: Duration::from_secs_f64(timeout),

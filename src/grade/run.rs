@@ -173,6 +173,20 @@ fn run_case(
                     shortened_note(settings, &limits)
                         .map(|note| format!("run {}: {note}", index + 1)),
                 );
+                if settings.stop_trace_at_first_loss
+                    && judge_trace(
+                        assignment,
+                        case,
+                        &outcomes[index..],
+                        sources,
+                        &settings.limits,
+                    )
+                    .items
+                    .iter()
+                    .any(|i| i.status != Status::Pass)
+                {
+                    break;
+                }
             }
             let mut run = judge_trace(assignment, case, &outcomes, sources, &settings.limits);
             run.notes.extend(shortened_notes);

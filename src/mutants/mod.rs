@@ -186,6 +186,7 @@ pub fn run(plan: &Plan, grader: &Grader) -> Result<MutantsReport, Error> {
     settings.detail = Detail::ItemsOnly;
     // A clock-seeded model (LUDO-CS) plays the same games in every check.
     settings.fixed_time = Some(MUTANT_CLOCK);
+    settings.stop_trace_at_first_loss = true;
     let mutant_grader = Grader {
         settings: &settings,
         ..*grader
