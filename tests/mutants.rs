@@ -31,6 +31,18 @@ fn report(root: &Path, extra: &[&str]) -> (Option<i32>, Value) {
     (output.status.code(), report)
 }
 
+/// `referee mutants GAME --only IDS --format json` on the project: exit status and report.
+fn only_report(game: &str, ids: &str) -> (Option<i32>, Value) {
+    let output = referee()
+        .arg("--root")
+        .arg(root())
+        .args(["mutants", game, "--only", ids, "--format", "json"])
+        .output()
+        .expect("referee runs");
+    let report = serde_json::from_slice(&output.stdout).expect("JSON report");
+    (output.status.code(), report)
+}
+
 fn mutant(report: &Value, id: u64) -> &Value {
     report["mutants"]
         .as_array()
@@ -102,13 +114,7 @@ fn an_unlisted_survivor_fails_the_check() {
 
 #[test]
 fn only_grades_the_named_mutants_as_the_sample_does() {
-    let output = referee()
-        .arg("--root")
-        .arg(root())
-        .args(["mutants", "reversi", "--only", "164,15", "--format", "json"])
-        .output()
-        .expect("referee runs");
-    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON report");
+    let (status, report) = only_report("reversi", "164,15");
     let ids: Vec<u64> = report["mutants"]
         .as_array()
         .expect("mutants")
@@ -119,7 +125,7 @@ fn only_grades_the_named_mutants_as_the_sample_does() {
     assert_eq!(report["only"], serde_json::json!([15, 164]));
     assert_eq!(mutant(&report, 15)["verdict"], "killed");
     assert_eq!(mutant(&report, 164)["verdict"], "survived");
-    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(status, Some(0));
 }
 
 #[test]
@@ -145,13 +151,7 @@ fn a_trace_mutant_stops_at_its_first_run_that_loses_points() {
     // first failing game loses messages, rules and behaviour, and a later game never finishes.
     // Mutant runs stop at the first game that loses points (one finding kills), so `finishes`
     // is not among the items lost; with all 100 games run it would be.
-    let output = referee()
-        .arg("--root")
-        .arg(root())
-        .args(["mutants", "ludo", "--only", "803", "--format", "json"])
-        .output()
-        .expect("referee runs");
-    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON report");
+    let (_, report) = only_report("ludo", "803");
     let killed = mutant(&report, 803);
     assert_eq!(killed["verdict"], "killed", "{report:#}");
     assert_eq!(
