@@ -65,9 +65,13 @@ impl Prepared {
 pub enum Expectation {
     /// Compare stdout with this transcript.
     Transcript(Transcript),
-    /// Run the program `runs` times and check each output with the game's trace checker.
-    /// `example` is a correct game from the reference, shown by `referee expect`.
-    Trace { runs: usize, example: Transcript },
+    /// Run the program once per second of `clocks` (the wall clock that run reads) and check
+    /// each output with the game's trace checker. `example` is a correct game from the
+    /// reference, shown by `referee expect`.
+    Trace {
+        clocks: Vec<i64>,
+        example: Transcript,
+    },
 }
 
 /// One assignment's reference implementation.

@@ -51,10 +51,6 @@ pub struct Settings {
     /// What a failing transcript case records: everything a report shows, or only which
     /// items failed (`referee mutants`); scores are the same either way.
     pub detail: Detail,
-    /// The second a trace case's runs read from the wall clock (`REFEREE_FIXED_TIME`, each
-    /// later run a day further on): `referee mutants` fixes it so that the mutants of a
-    /// clock-seeded model play the same games every time. Never set for submissions.
-    pub fixed_time: Option<i64>,
     /// Stop a trace case's runs at the first that loses points (`referee mutants`: one
     /// finding in any run kills a mutant, so later runs would only cost time, memory and
     /// run-cache space). Never set for submissions, whose score averages every run.
@@ -69,7 +65,6 @@ impl Settings {
             sanitize: false,
             batch_cases: true,
             detail: Detail::Full,
-            fixed_time: None,
             stop_trace_at_first_loss: false,
             timeouts_in_a_row: limits.timeouts_in_a_row.max(1),
             limits: RunLimits {

@@ -8,11 +8,11 @@
 
    Random numbers: REFEREE_SRANDOM seeds glibc's random() before main, so a case can choose
    the game a student's unseeded generator plays. Programs that seed with srand(time(NULL))
-   would play one game in every run started within the same second: calls to time() are
-   wrapped (the link uses -Wl,--wrap=time) and shifted by REFEREE_TIME_OFFSET seconds, which
-   the grader sets differently for each run of a trace case. `referee mutants` also sets
-   REFEREE_FIXED_TIME for trace cases: time() and clock_gettime(CLOCK_REALTIME) then read that
-   fixed second (plus the offset), so a clock-seeded program plays known games.
+   play the game their clock picks: each run of a trace case gets its own second of the case
+   in REFEREE_FIXED_TIME, and time() (wrapped: the link uses -Wl,--wrap=time) and
+   clock_gettime(CLOCK_REALTIME) read it, so the same submission plays the same games in every
+   grading. The fixed clock still moves on with the run's own time (whole seconds since the
+   first read), so a program that waits for the next second is not stuck for ever.
 
    Batches: with REFEREE_BATCH="TIMEOUT_MS OUTPUT_CAP SWEEP" set, the process runs many cases
    of one binary in one sandboxed run (see grade/batch.rs): before main, it reads the cases from
@@ -53,17 +53,24 @@
 
 time_t __real_time(time_t *result);
 
-/* The wall clock a run sees: REFEREE_FIXED_TIME (set only by `referee mutants`, so that the
-   mutants of a clock-seeded model play the same games in every run of the check) or the real
-   clock, shifted by REFEREE_TIME_OFFSET. */
+/* The wall clock a run sees: REFEREE_FIXED_TIME plus the whole seconds the run has lasted
+   since it first read the clock (all reads in the first second give the fixed second), or
+   the real clock when it is not set. */
 static time_t referee_now(time_t real) {
     const char *fixed = getenv("REFEREE_FIXED_TIME");
-    const char *offset = getenv("REFEREE_TIME_OFFSET");
-    time_t now = fixed != NULL ? (time_t) strtol(fixed, NULL, 10) : real;
-    if (offset != NULL) {
-        now += (time_t) strtol(offset, NULL, 10);
+    if (fixed == NULL) {
+        return real;
     }
-    return now;
+    static struct timespec first;
+    static int read_before;
+    struct timespec now;
+    syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &now);
+    if (!read_before) {
+        first = now;
+        read_before = 1;
+    }
+    time_t lasted = now.tv_sec - first.tv_sec - (now.tv_nsec < first.tv_nsec ? 1 : 0);
+    return (time_t) strtol(fixed, NULL, 10) + lasted;
 }
 
 time_t __wrap_time(time_t *result) {

@@ -159,10 +159,10 @@ fn run_case(
             run.notes.extend(shortened_note(settings, &limits));
             run
         }
-        Expectation::Trace { runs, .. } => {
-            let mut outcomes = Vec::with_capacity(*runs);
+        Expectation::Trace { clocks, .. } => {
+            let mut outcomes = Vec::with_capacity(clocks.len());
             let mut shortened_notes = Vec::new();
-            for index in 0..(*runs).max(1) {
+            for index in 0..clocks.len() {
                 let (outcome, limits) = match execute(case, target, grader, &limits_now(), index) {
                     Ok(ran) => ran,
                     Err(reason) => return referee_failure_run(case, &reason),
@@ -260,8 +260,9 @@ fn run_batches(
 
 /// Runs one case under `limits` (the settings', or shorter when the pacing says so), or
 /// reuses the kept outcome of the same run; returns the outcome and the limits it ran under.
-/// `run_index` numbers the runs of a trace case from 0: each later run sees the clock a day
-/// further on, so programs seeded by `time()` play different games.
+/// `run_index` numbers the runs of a trace case from 0: each reads its own second of the
+/// case's clocks, so programs seeded by `time()` play a different game in each run and the
+/// same games in every grading.
 fn execute(
     case: &PreparedCase,
     target: &RunTarget,
@@ -316,15 +317,10 @@ fn case_env(case: &PreparedCase, grader: &Grader, run_index: usize) -> Vec<(Stri
         .map(|seed| ("REFEREE_SRANDOM".to_string(), seed.to_string()))
         .into_iter()
         .collect();
-    if run_index > 0 {
-        env.push((
-            "REFEREE_TIME_OFFSET".to_string(),
-            (run_index * 86_400).to_string(),
-        ));
-    }
-    let trace = matches!(case.prepared.expect, Expectation::Trace { .. });
-    if let Some(second) = grader.settings.fixed_time.filter(|_| trace) {
-        env.push(("REFEREE_FIXED_TIME".to_string(), second.to_string()));
+    if let Expectation::Trace { clocks, .. } = &case.prepared.expect {
+        if let Some(second) = clocks.get(run_index) {
+            env.push(("REFEREE_FIXED_TIME".to_string(), second.to_string()));
+        }
     }
     if grader.settings.sanitize {
         env.extend(

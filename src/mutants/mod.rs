@@ -127,10 +127,6 @@ fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The wall clock mutants' trace runs read (2024-01-01 00:00 UTC; each later run a day on):
-/// with it, a check of LUDO-CS's mutants gives the same verdicts on every run and machine.
-pub const MUTANT_CLOCK: i64 = 1_704_067_200;
-
 /// The per-run limit for mutants: twenty times the model's slowest run, at least a second,
 /// never above the spec's own limit (a mutant that loops is stopped early, a slow machine
 /// does not turn correct mutants into timeouts).
@@ -184,8 +180,6 @@ pub fn run(plan: &Plan, grader: &Grader) -> Result<MutantsReport, Error> {
     settings.limits.timeout = Duration::from_secs_f64(timeout);
     // Only which items lost points is reported, so no diffs or hints are worked out.
     settings.detail = Detail::ItemsOnly;
-    // A clock-seeded model (LUDO-CS) plays the same games in every check.
-    settings.fixed_time = Some(MUTANT_CLOCK);
     settings.stop_trace_at_first_loss = true;
     let mutant_grader = Grader {
         settings: &settings,

@@ -18,13 +18,41 @@ pub const FINISHES: &str = "finishes";
 pub const BEHAVIOUR: &str = "behaviour";
 pub const STRUCTURE: &str = "structure";
 
-/// A trace case: run the submission `runs` times; `seed` picks the example game shown by
+/// A trace case: run the submission `runs` times, run k reading the wall clock `clock` plus
+/// k days (a clock-seeded program plays a different game each run, the same ones in every
+/// grading), or once per second listed in `clocks`; `seed` picks the example game shown by
 /// `referee expect`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TraceCase {
-    runs: usize,
+    runs: Option<usize>,
+    clock: Option<i64>,
+    clocks: Option<Vec<i64>>,
     seed: u64,
+}
+
+/// The first run's clock when a case names none: 2024-01-01 00:00 UTC.
+pub const DEFAULT_CLOCK: i64 = 1_704_067_200;
+const DAY: i64 = 86_400;
+
+impl TraceCase {
+    /// The clock of each run.
+    fn clocks(&self, case: &CaseSpec) -> Result<Vec<i64>, Error> {
+        match (self.runs, self.clock, &self.clocks) {
+            (None, None, Some(clocks)) if !clocks.is_empty() => Ok(clocks.clone()),
+            (None, None, Some(_)) => Err(case.error("clocks must list at least one second")),
+            (Some(0), _, None) => Err(case.error("runs must be at least 1")),
+            (Some(runs), clock, None) => {
+                let first = clock.unwrap_or(DEFAULT_CLOCK);
+                Ok((0..runs as i64).map(|k| first + k * DAY).collect())
+            }
+            (None, Some(_), None) => Err(case.error("clock needs runs (how many games)")),
+            (None, None, None) => Err(case.error("give runs (with clock) or clocks")),
+            (_, _, Some(_)) => {
+                Err(case.error("clocks sets every run's clock: give it without runs or clock"))
+            }
+        }
+    }
 }
 
 pub struct Ludo;
@@ -36,9 +64,7 @@ impl Game for Ludo {
 
     fn prepare_trace(&self, case: &CaseSpec) -> Result<Prepared, Error> {
         let trace: TraceCase = case.parse()?;
-        if trace.runs == 0 {
-            return Err(case.error("runs must be at least 1"));
-        }
+        let clocks = trace.clocks(case)?;
         Ok(Prepared {
             target: Target::Program,
             extra_flags: Vec::new(),
@@ -47,7 +73,7 @@ impl Game for Ludo {
             srandom_seed: None,
             exit_code: None,
             expect: Expectation::Trace {
-                runs: trace.runs,
+                clocks,
                 example: sim::simulate(trace.seed),
             },
         })
@@ -81,8 +107,11 @@ mod tests {
             .prepare(&case("runs = 3\nseed = 7"))
             .expect("valid case");
         match prepared.expect {
-            Expectation::Trace { runs, example } => {
-                assert_eq!(runs, 3);
+            Expectation::Trace { clocks, example } => {
+                assert_eq!(
+                    clocks,
+                    [DEFAULT_CLOCK, DEFAULT_CLOCK + DAY, DEFAULT_CLOCK + 2 * DAY]
+                );
                 assert_eq!(example, sim::simulate(7));
                 assert!(example.text().contains("player wins!!!"));
             }
@@ -96,5 +125,28 @@ mod tests {
             .prepare(&case("runs = 3\nseed = 7\npolicy = 1"))
             .is_err());
         assert!(Ludo.prepare(&case("runs = 0\nseed = 7")).is_err());
+    }
+
+    #[test]
+    fn a_case_names_its_first_clock_or_every_clock() {
+        let clocks_of = |fields: &str| match Ludo.prepare(&case(fields)).map(|p| p.expect) {
+            Ok(Expectation::Trace { clocks, .. }) => Ok(clocks),
+            Ok(Expectation::Transcript(_)) => panic!("ludo cases are traces"),
+            Err(e) => Err(e.to_string()),
+        };
+        assert_eq!(
+            clocks_of("runs = 2\nclock = 1000\nseed = 7"),
+            Ok(vec![1000, 1000 + DAY])
+        );
+        assert_eq!(clocks_of("clocks = [5, 3]\nseed = 7"), Ok(vec![5, 3]));
+        for (fields, problem) in [
+            ("clocks = []\nseed = 7", "at least one second"),
+            ("clock = 5\nseed = 7", "clock needs runs"),
+            ("seed = 7", "give runs"),
+            ("runs = 2\nclocks = [5]\nseed = 7", "without runs or clock"),
+        ] {
+            let error = clocks_of(fields).expect_err(fields);
+            assert!(error.contains(problem), "{fields}: {error}");
+        }
     }
 }
