@@ -1,7 +1,7 @@
 //! Judging: each colour's choices against its behaviour (section 2.1), and the rubric items
 //! of one run.
 
-use super::super::board::{Colour, Dir, Loc, PieceId};
+use super::super::board::{Board, Colour, Dir, Loc, PieceId, HOME_PATH_CELLS, SQUARES};
 use super::super::sim::{block_moves, captures_at, entry, single_move, SingleMove, Stopped};
 use super::super::{BEHAVIOUR, FINISHES, MESSAGES, RULES, STRUCTURE};
 use super::replay::*;
@@ -188,12 +188,98 @@ pub(super) fn judge_red(roll: &Roll) -> Option<bool> {
     let entry_capture = enter.is_some() && !roll.before.opponents_at(c, x).is_empty();
     match capture_available(roll, |_| true) {
         Tri::Yes if entry_capture => Some(roll.captured),
-        Tri::Yes => Some(roll.captured),
+        Tri::Yes => Some(roll.captured && !red_victim_farther(roll)),
         Tri::No if entry_capture => None,
         Tri::No if enter.is_some() && roll.before.count_at(c, x) == 0 => Some(roll.entered),
         Tri::No if enter.is_none() => judge_red_block(roll),
         _ => None,
     }
+}
+
+/// How "the opponent piece closest to its home" (Red's victim) may be measured: from the
+/// victim to its own home along its direction (as Yellow's "closest to its home" is), with or
+/// without the lap it still owes before its home straight opens, or ("its" read as Red's)
+/// from the victim's square to Red's Approach the shorter way round the board.
+#[derive(Debug, Clone, Copy)]
+enum VictimReading {
+    OwnHome,
+    OwnHomeNoLap,
+    NearRedHome,
+}
+
+impl VictimReading {
+    const ALL: [VictimReading; 3] = [Self::OwnHome, Self::OwnHomeNoLap, Self::NearRedHome];
+
+    /// The victim's distance under this reading; None when its direction is not known yet.
+    fn distance(self, board: &Board, victim: PieceId, square: u8) -> Option<u32> {
+        let along = |from: u8, to: u8, dir: Dir| {
+            u32::from(match dir {
+                Dir::Clockwise => (to + SQUARES - from) % SQUARES,
+                Dir::CounterClockwise => (from + SQUARES - to) % SQUARES,
+            })
+        };
+        let to_home = u32::from(HOME_PATH_CELLS) + 1;
+        match self {
+            Self::OwnHome => board.piece(victim).dir.map(|_| board.distance_home(victim)),
+            Self::OwnHomeNoLap => board
+                .piece(victim)
+                .dir
+                .map(|dir| along(square, victim.colour.approach(), dir) + to_home),
+            Self::NearRedHome => {
+                let approach = Colour::Red.approach();
+                let near = along(square, approach, Dir::Clockwise).min(along(
+                    square,
+                    approach,
+                    Dir::CounterClockwise,
+                ));
+                Some(near + to_home)
+            }
+        }
+    }
+}
+
+/// Whether Red's capture took a victim that every reading of "closest to its home" finds
+/// farther than another capture Red could make with a single move (section 2.1). Not judged
+/// (false) when a capture by entering was open, a piece's direction is not known yet, or
+/// the roll was not one piece's plain move.
+fn red_victim_farther(roll: &Roll) -> bool {
+    let (board, c) = (&roll.before, Colour::Red);
+    let Some(taken) = single_mover(roll) else {
+        return false;
+    };
+    let mut squares = Vec::new();
+    for id in PieceId::all(c) {
+        if board.piece(id).dir.is_none() && outcomes(roll, id, |r| r.is_some()) != Tri::No {
+            return false;
+        }
+        if let Some(Ok(m)) = single_move(board, id, roll.value, roll.round) {
+            if let Some(n) = m
+                .dest
+                .square()
+                .filter(|&n| !board.opponents_at(c, n).is_empty())
+            {
+                squares.push((id, n));
+            }
+        }
+    }
+    let Some(&(_, taken_square)) = squares.iter().find(|(id, _)| *id == taken) else {
+        return false;
+    };
+    let closest = |reading: VictimReading, square: u8| {
+        board
+            .opponents_at(c, square)
+            .into_iter()
+            .map(|v| reading.distance(board, v, square))
+            .try_fold(u32::MAX, |best, d| d.map(|d| best.min(d)))
+    };
+    VictimReading::ALL.iter().all(|&reading| {
+        let Some(taken) = closest(reading, taken_square) else {
+            return false;
+        };
+        squares
+            .iter()
+            .any(|&(_, n)| closest(reading, n).is_some_and(|d| d < taken))
+    })
 }
 
 /// Red "will always avoid creating blocks unless it is unavoidable": with no capture and no

@@ -416,3 +416,79 @@ fn red_making_a_block_it_could_avoid_disagrees() {
         report.behaviour[red].agreed + 1
     );
 }
+
+/// Red rolls 1 with two captures open: R1 (clockwise, on 40) onto Yellow's Y2 on 41, or R4
+/// (counter-clockwise, on 38) onto Blue's B3 on 37; `yellow_dir` is Y2's direction.
+fn red_two_captures(yellow_dir: Dir, taken: PieceId) -> replay::Roll {
+    let mut board = Board::new();
+    let place = |board: &mut Board, id: PieceId, square: u8, dir: Dir, passes: u32| {
+        let piece = board.piece_mut(id);
+        piece.loc = Loc::Square(square);
+        piece.dir = Some(dir);
+        piece.passes = passes;
+    };
+    let red = |index| PieceId {
+        colour: Colour::Red,
+        index,
+    };
+    place(&mut board, red(0), 40, Dir::Clockwise, 0);
+    place(&mut board, red(3), 38, Dir::CounterClockwise, 0);
+    // Y2 left Yellow's X (0); counter-clockwise it has passed its Approach (50) once.
+    let y2 = PieceId {
+        colour: Colour::Yellow,
+        index: 1,
+    };
+    let y2_passes = u32::from(yellow_dir == Dir::CounterClockwise);
+    place(&mut board, y2, 41, yellow_dir, y2_passes);
+    place(
+        &mut board,
+        PieceId {
+            colour: Colour::Blue,
+            index: 2,
+        },
+        37,
+        Dir::Clockwise,
+        0,
+    );
+    let from = board.piece(taken).loc;
+    let mut roll = replay::Roll::start(Colour::Red, 1, 0, 9, board, 1, 1);
+    roll.captured = true;
+    roll.moved = vec![(taken, from)];
+    roll.judgeable = true;
+    roll
+}
+
+/// Red's victim: a capture whose victim every reading of "closest to its home" finds farther
+/// than another open capture disagrees; where the readings differ either capture agrees.
+#[test]
+fn red_capturing_a_victim_every_reading_finds_farther_disagrees() {
+    let (r1, r4) = (
+        PieceId {
+            colour: Colour::Red,
+            index: 0,
+        },
+        PieceId {
+            colour: Colour::Red,
+            index: 3,
+        },
+    );
+    // Y2 counter-clockwise on 41: 43 squares from its Approach, B3 26 from Blue's; to Red's
+    // Approach (24) B3 is nearer too.
+    assert_eq!(
+        judge::judge_red(&red_two_captures(Dir::CounterClockwise, r1)),
+        Some(false)
+    );
+    assert_eq!(
+        judge::judge_red(&red_two_captures(Dir::CounterClockwise, r4)),
+        Some(true)
+    );
+    // Y2 clockwise on 41 is 9 squares from its own home, B3 nearer Red's: either is a reading.
+    assert_eq!(
+        judge::judge_red(&red_two_captures(Dir::Clockwise, r1)),
+        Some(true)
+    );
+    assert_eq!(
+        judge::judge_red(&red_two_captures(Dir::Clockwise, r4)),
+        Some(true)
+    );
+}
