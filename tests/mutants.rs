@@ -147,12 +147,14 @@ fn only_names_a_missing_mutant_in_one_line() {
 
 #[test]
 fn a_trace_mutant_stops_at_its_first_run_that_loses_points() {
-    // LUDO-CS #803 (three_threes' `<` made `<=`) plays the fixed mutant clock's games: its
-    // first failing game loses messages, rules and behaviour, and a later game never finishes.
+    // LUDO-CS #25 (`square + SQUARES - 1` made `square - SQUARES - 1` in `step`: a
+    // counter-clockwise step lands on a negative square) plays the cases' fixed-clock games: its
+    // first failing game in each case loses messages, rules and behaviour, and some later games
+    // never finish (`referee grade` of its source, every run, loses `finishes` too).
     // Mutant runs stop at the first game that loses points (one finding kills), so `finishes`
-    // is not among the items lost; with all 100 games run it would be.
-    let (_, report) = only_report("ludo", "803");
-    let killed = mutant(&report, 803);
+    // is not among the items lost.
+    let (_, report) = only_report("ludo", "25");
+    let killed = mutant(&report, 25);
     assert_eq!(killed["verdict"], "killed", "{report:#}");
     assert_eq!(
         killed["lost"],
