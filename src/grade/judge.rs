@@ -122,38 +122,58 @@ pub fn judge_transcript(
     }
 }
 
-/// Judges the runs of a trace case with the game's checker: each item earns the mean of
-/// its fractions over the runs.
-pub fn judge_trace(
-    assignment: &Assignment,
-    case: &PreparedCase,
-    outcomes: &[RunOutcome],
-    sources: &[(String, String)],
-    limits: &RunLimits,
-) -> CaseOutcome {
-    let mut totals: BTreeMap<String, f64> = case.items.iter().map(|i| (i.clone(), 0.0)).collect();
-    let mut notes = Vec::new();
-    let mut worst = Termination::Exited(0);
-    let mut slowest = Duration::ZERO;
-    let runs = outcomes.len().max(1);
-    for (index, outcome) in (1..).zip(outcomes) {
-        if outcome.termination != Termination::Exited(0) {
-            worst = outcome.termination;
+/// The runs of a trace case, judged one at a time with the game's checker (so a caller can
+/// stop at the first run that loses points): each item earns the mean of its fractions over
+/// the runs.
+pub struct TraceTally {
+    totals: BTreeMap<String, f64>,
+    notes: Vec<String>,
+    worst: Termination,
+    slowest: Duration,
+    runs: usize,
+}
+
+impl TraceTally {
+    pub fn new(case: &PreparedCase) -> Self {
+        TraceTally {
+            totals: case.items.iter().map(|i| (i.clone(), 0.0)).collect(),
+            notes: Vec::new(),
+            worst: Termination::Exited(0),
+            slowest: Duration::ZERO,
+            runs: 0,
         }
-        slowest = slowest.max(outcome.elapsed);
+    }
+
+    /// Judges one more run; true when it lost points in some item.
+    pub fn add(
+        &mut self,
+        assignment: &Assignment,
+        case: &PreparedCase,
+        outcome: &RunOutcome,
+        sources: &[(String, String)],
+    ) -> bool {
+        self.runs += 1;
+        let index = self.runs;
+        if outcome.termination != Termination::Exited(0) {
+            self.worst = outcome.termination;
+        }
+        self.slowest = self.slowest.max(outcome.elapsed);
         let output = String::from_utf8_lossy(&outcome.stdout);
         let run = TraceRun {
             output: &output,
             timed_out: outcome.termination.is_timeout(),
             sources: Some(sources),
         };
+        let mut earned: BTreeMap<&str, f64> = BTreeMap::new();
         match assignment.game.check_trace(&case.spec, &run) {
             Ok(verdicts) => {
                 for verdict in verdicts {
-                    if let Some(total) = totals.get_mut(verdict.item) {
-                        *total += verdict.fraction.clamp(0.0, 1.0);
+                    if let Some(total) = self.totals.get_mut(verdict.item) {
+                        let fraction = verdict.fraction.clamp(0.0, 1.0);
+                        *total += fraction;
+                        earned.insert(verdict.item, fraction);
                     }
-                    notes.extend(
+                    self.notes.extend(
                         verdict
                             .notes
                             .into_iter()
@@ -161,40 +181,55 @@ pub fn judge_trace(
                     );
                 }
             }
-            Err(e) => notes.push(format!("run {index}: {e}")),
+            Err(e) => self.notes.push(format!("run {index}: {e}")),
         }
+        case.items
+            .iter()
+            .any(|item| earned.get(item.as_str()).copied().unwrap_or(0.0) < 1.0 - 1e-9)
     }
-    let items = totals
-        .into_iter()
-        .map(|(item, total)| {
-            let fraction = total / runs as f64;
-            ItemOutcome {
-                item,
-                status: trace_status(fraction, worst),
-                fraction,
-            }
-        })
-        .collect::<Vec<ItemOutcome>>();
-    let ended = format!("{runs} runs; worst ending: {}", describe_end(worst, limits));
-    // The reason is the first finding about an item that lost points (not a reading noted).
-    let failing: Vec<String> = items
-        .iter()
-        .filter(|i| i.status != Status::Pass)
-        .map(|i| format!(", {}: ", i.item))
-        .collect();
-    let finding = notes
-        .iter()
-        .find(|n| failing.iter().any(|f| n.contains(f.as_str())) && !n.contains(": reading: "));
-    let explanation = Explanation {
-        reason: finding.cloned().unwrap_or_else(|| ended.clone()),
-        ..Explanation::default()
-    };
-    CaseOutcome {
-        trace: true,
-        notes,
-        explanation,
-        elapsed: slowest,
-        ..case_outcome(case, items, ended)
+
+    /// The case's outcome over every run added.
+    pub fn finish(self, case: &PreparedCase, limits: &RunLimits) -> CaseOutcome {
+        let TraceTally {
+            totals,
+            notes,
+            worst,
+            slowest,
+            runs,
+        } = self;
+        let runs = runs.max(1);
+        let items = totals
+            .into_iter()
+            .map(|(item, total)| {
+                let fraction = total / runs as f64;
+                ItemOutcome {
+                    item,
+                    status: trace_status(fraction, worst),
+                    fraction,
+                }
+            })
+            .collect::<Vec<ItemOutcome>>();
+        let ended = format!("{runs} runs; worst ending: {}", describe_end(worst, limits));
+        // The reason is the first finding about an item that lost points (not a reading noted).
+        let failing: Vec<String> = items
+            .iter()
+            .filter(|i| i.status != Status::Pass)
+            .map(|i| format!(", {}: ", i.item))
+            .collect();
+        let finding = notes
+            .iter()
+            .find(|n| failing.iter().any(|f| n.contains(f.as_str())) && !n.contains(": reading: "));
+        let explanation = Explanation {
+            reason: finding.cloned().unwrap_or_else(|| ended.clone()),
+            ..Explanation::default()
+        };
+        CaseOutcome {
+            trace: true,
+            notes,
+            explanation,
+            elapsed: slowest,
+            ..case_outcome(case, items, ended)
+        }
     }
 }
 

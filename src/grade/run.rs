@@ -16,7 +16,7 @@ use super::batch;
 use super::build::Built;
 use super::builds::BuildKey;
 use super::judge::{
-    build_error_run, judge_trace, judge_transcript, referee_failure_run, withheld_run,
+    build_error_run, judge_transcript, referee_failure_run, withheld_run, TraceTally,
 };
 use super::runcache::{RunInput, RunStore};
 use super::sandbox::{RunLimits, RunOutcome, RunRequest};
@@ -160,7 +160,7 @@ fn run_case(
             run
         }
         Expectation::Trace { clocks, .. } => {
-            let mut outcomes = Vec::with_capacity(clocks.len());
+            let mut tally = TraceTally::new(case);
             let mut shortened_notes = Vec::new();
             for index in 0..clocks.len() {
                 let (outcome, limits) = match execute(case, target, grader, &limits_now(), index) {
@@ -168,27 +168,16 @@ fn run_case(
                     Err(reason) => return referee_failure_run(case, &reason),
                 };
                 pace().record_run(outcome.termination.is_timeout(), outcome.elapsed);
-                outcomes.push(outcome);
                 shortened_notes.extend(
                     shortened_note(settings, &limits)
                         .map(|note| format!("run {}: {note}", index + 1)),
                 );
-                if settings.stop_trace_at_first_loss
-                    && judge_trace(
-                        assignment,
-                        case,
-                        &outcomes[index..],
-                        sources,
-                        &settings.limits,
-                    )
-                    .items
-                    .iter()
-                    .any(|i| i.status != Status::Pass)
-                {
+                let lost = tally.add(assignment, case, &outcome, sources);
+                if settings.stop_trace_at_first_loss && lost {
                     break;
                 }
             }
-            let mut run = judge_trace(assignment, case, &outcomes, sources, &settings.limits);
+            let mut run = tally.finish(case, &settings.limits);
             run.notes.extend(shortened_notes);
             run
         }
