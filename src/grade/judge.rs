@@ -183,9 +183,10 @@ impl TraceTally {
             }
             Err(e) => self.notes.push(format!("run {index}: {e}")),
         }
-        case.items
-            .iter()
-            .any(|item| earned.get(item.as_str()).copied().unwrap_or(0.0) < 1.0 - 1e-9)
+        case.items.iter().any(|item| {
+            let fraction = earned.get(item.as_str()).copied().unwrap_or(0.0);
+            trace_status(fraction, outcome.termination) != Status::Pass
+        })
     }
 
     /// The case's outcome over every run added.

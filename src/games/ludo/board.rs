@@ -100,6 +100,14 @@ impl Dir {
         }
     }
 
+    /// Standard squares walked from `from` to `to` going this way round the board.
+    pub fn squares_to(self, from: u8, to: u8) -> u8 {
+        match self {
+            Dir::Clockwise => (to + SQUARES - from) % SQUARES,
+            Dir::CounterClockwise => (from + SQUARES - to) % SQUARES,
+        }
+    }
+
     /// The standard square one step from `square` in this direction.
     pub fn step(self, square: u8) -> u8 {
         match self {
@@ -436,10 +444,7 @@ impl Board {
             Loc::Square(s) => {
                 let approach = id.colour.approach();
                 let dir = piece.dir.unwrap_or(Dir::Clockwise);
-                let to_approach = match dir {
-                    Dir::Clockwise => (approach + SQUARES - s) % SQUARES,
-                    Dir::CounterClockwise => (s + SQUARES - approach) % SQUARES,
-                };
+                let to_approach = dir.squares_to(s, approach);
                 // A lap more when the next arrival does not open the home straight yet (a
                 // counter-clockwise piece's first pass, a piece teleported onto its Approach).
                 let needed = match dir {

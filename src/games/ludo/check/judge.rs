@@ -1,7 +1,7 @@
 //! Judging: each colour's choices against its behaviour (section 2.1), and the rubric items
 //! of one run.
 
-use super::super::board::{Board, Colour, Dir, Loc, PieceId, HOME_PATH_CELLS, SQUARES};
+use super::super::board::{Board, Colour, Dir, Loc, PieceId, HOME_PATH_CELLS};
 use super::super::sim::{block_moves, captures_at, entry, single_move, SingleMove, Stopped};
 use super::super::{BEHAVIOUR, FINISHES, MESSAGES, RULES, STRUCTURE};
 use super::replay::*;
@@ -212,26 +212,18 @@ impl VictimReading {
 
     /// The victim's distance under this reading; None when its direction is not known yet.
     fn distance(self, board: &Board, victim: PieceId, square: u8) -> Option<u32> {
-        let along = |from: u8, to: u8, dir: Dir| {
-            u32::from(match dir {
-                Dir::Clockwise => (to + SQUARES - from) % SQUARES,
-                Dir::CounterClockwise => (from + SQUARES - to) % SQUARES,
-            })
-        };
+        let along = |to: u8, dir: Dir| u32::from(dir.squares_to(square, to));
         let to_home = u32::from(HOME_PATH_CELLS) + 1;
         match self {
             Self::OwnHome => board.piece(victim).dir.map(|_| board.distance_home(victim)),
             Self::OwnHomeNoLap => board
                 .piece(victim)
                 .dir
-                .map(|dir| along(square, victim.colour.approach(), dir) + to_home),
+                .map(|dir| along(victim.colour.approach(), dir) + to_home),
             Self::NearRedHome => {
                 let approach = Colour::Red.approach();
-                let near = along(square, approach, Dir::Clockwise).min(along(
-                    square,
-                    approach,
-                    Dir::CounterClockwise,
-                ));
+                let near =
+                    along(approach, Dir::Clockwise).min(along(approach, Dir::CounterClockwise));
                 Some(near + to_home)
             }
         }

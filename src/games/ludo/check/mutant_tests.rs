@@ -427,25 +427,16 @@ fn red_two_captures(yellow_dir: Dir, taken: PieceId) -> replay::Roll {
         piece.dir = Some(dir);
         piece.passes = passes;
     };
-    let red = |index| PieceId {
-        colour: Colour::Red,
-        index,
-    };
-    place(&mut board, red(0), 40, Dir::Clockwise, 0);
-    place(&mut board, red(3), 38, Dir::CounterClockwise, 0);
+    let [r1, _, _, r4] = PieceId::all(Colour::Red);
+    place(&mut board, r1, 40, Dir::Clockwise, 0);
+    place(&mut board, r4, 38, Dir::CounterClockwise, 0);
     // Y2 left Yellow's X (0); counter-clockwise it has passed its Approach (50) once.
-    let y2 = PieceId {
-        colour: Colour::Yellow,
-        index: 1,
-    };
+    let y2 = PieceId::all(Colour::Yellow)[1];
     let y2_passes = u32::from(yellow_dir == Dir::CounterClockwise);
     place(&mut board, y2, 41, yellow_dir, y2_passes);
     place(
         &mut board,
-        PieceId {
-            colour: Colour::Blue,
-            index: 2,
-        },
+        PieceId::all(Colour::Blue)[2],
         37,
         Dir::Clockwise,
         0,
@@ -462,16 +453,7 @@ fn red_two_captures(yellow_dir: Dir, taken: PieceId) -> replay::Roll {
 /// than another open capture disagrees; where the readings differ either capture agrees.
 #[test]
 fn red_capturing_a_victim_every_reading_finds_farther_disagrees() {
-    let (r1, r4) = (
-        PieceId {
-            colour: Colour::Red,
-            index: 0,
-        },
-        PieceId {
-            colour: Colour::Red,
-            index: 3,
-        },
-    );
+    let [r1, _, _, r4] = PieceId::all(Colour::Red);
     // Y2 counter-clockwise on 41: 43 squares from its Approach, B3 26 from Blue's; to Red's
     // Approach (24) B3 is nearer too.
     assert_eq!(
