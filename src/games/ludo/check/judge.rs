@@ -30,7 +30,15 @@ impl Checker {
             None if !roll.acted() && could_act(roll) == Tri::Yes => Some(false),
             decided => decided,
         };
-        if let Some(agreed) = agreed.filter(|_| roll.judgeable) {
+        // Such a choice is judged even where this colour's other choices are not (a piece
+        // of unsure Approach count changes nothing about it).
+        let against_every_reading = against_every_reading(roll, &self.suspect);
+        let agreed = if against_every_reading {
+            Some(false)
+        } else {
+            agreed.filter(|_| roll.judgeable)
+        };
+        if let Some(agreed) = agreed {
             // A roll that did nothing counts only if no line proves missing (see `check`).
             let tallies = if roll.acted() {
                 &mut self.report.behaviour
@@ -42,6 +50,10 @@ impl Checker {
             tally.agreed += u32::from(agreed);
             if !agreed && tally.first_disagreement.is_none() {
                 tally.first_disagreement = Some(roll.line);
+            }
+            if against_every_reading {
+                tally.against_every_reading += 1;
+                tally.first_against_every_reading.get_or_insert(roll.line);
             }
         }
     }
@@ -84,6 +96,48 @@ impl Checker {
         }
         verdict
     }
+}
+
+/// A choice no reading of the behaviour allows, which the agreement margin does not
+/// cover: Yellow moving a piece (not capturing, not leaving base) while another of its
+/// pieces in the home straight could go Home on this roll. That piece is the closest to
+/// home under every way of counting, and every reading of Rule 10 lets it make the exact
+/// roll home; a piece the replay is not sure of (found again after a lost line, or with
+/// an aura that may still double or halve its move) is not used.
+pub(super) fn against_every_reading(roll: &Roll, suspect: &BTreeSet<PieceId>) -> bool {
+    let (c, board) = (roll.colour, &roll.before);
+    let &[(mover, from)] = roll.moved.as_slice() else {
+        return false;
+    };
+    if c != Colour::Yellow
+        || !roll.known
+        || roll.entered
+        || roll.captured
+        || roll.block_move
+        || roll.stopped.is_some()
+        || entry(board, c, roll.value).is_some()
+    {
+        return false;
+    }
+    PieceId::all(c).into_iter().any(|id| {
+        let piece = board.piece(id);
+        let Loc::HomePath(k) = piece.loc else {
+            return false;
+        };
+        let farther = match from {
+            Loc::Square(_) => true,
+            Loc::HomePath(j) => j < k,
+            Loc::Base | Loc::Home => false,
+        };
+        let no_aura = piece
+            .aura
+            .is_none_or(|(_, since)| roll.round > since + EFFECT_LAST_ROUND);
+        id != mover
+            && farther
+            && no_aura
+            && !suspect.contains(&id)
+            && u32::from(HOME_PATH_CELLS - k) == roll.value
+    })
 }
 
 pub(super) fn names(colours: &[Colour]) -> String {
@@ -469,6 +523,17 @@ pub(super) fn structure(sources: &[(String, String)]) -> ItemVerdict {
     }
 }
 
+/// One colour's share of `behaviour`: its agreement, full from `BEHAVIOUR_FULL` on unless a
+/// choice was wrong under every reading.
+pub(super) fn colour_share(a: &Agreement) -> f64 {
+    let rate = f64::from(a.agreed) / f64::from(a.decisions);
+    if rate >= BEHAVIOUR_FULL && a.against_every_reading == 0 {
+        1.0
+    } else {
+        rate
+    }
+}
+
 pub(super) fn capped(mut notes: Vec<String>) -> Vec<String> {
     if notes.len() > MAX_NOTES {
         let rest = notes.len() - MAX_NOTES;
@@ -532,14 +597,22 @@ pub fn verdicts(run: &TraceRun) -> Vec<ItemVerdict> {
             behaviour_notes.push(format!("{}: no decision its behaviour settles", c.name()));
             continue;
         }
-        let rate = f64::from(a.agreed) / f64::from(a.decisions);
-        rates.push(if rate >= BEHAVIOUR_FULL { 1.0 } else { rate });
+        rates.push(colour_share(&a));
         let first = a
             .first_disagreement
             .map(|line| format!(" (the first that does not: the roll on line {line})"))
             .unwrap_or_default();
+        let against = a
+            .first_against_every_reading
+            .map(|line| {
+                format!(
+                    "; {} of them wrong under every reading of it, which no margin covers (the first: the roll on line {line})",
+                    a.against_every_reading
+                )
+            })
+            .unwrap_or_default();
         behaviour_notes.push(format!(
-            "{}: {}/{} decisions agree with its behaviour{first}",
+            "{}: {}/{} decisions agree with its behaviour{first}{against}",
             c.name(),
             a.agreed,
             a.decisions

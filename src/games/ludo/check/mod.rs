@@ -30,7 +30,8 @@ use super::board::Colour;
 pub use judge::{rule_share, verdicts};
 
 /// A colour whose choices agree this often with its stated behaviour gets full marks: the
-/// handout leaves tie-breaks open, so a correct program may differ now and then.
+/// handout leaves tie-breaks open, so a correct program may differ now and then. A choice
+/// wrong under every reading is not such a difference: no margin covers it.
 const BEHAVIOUR_FULL: f64 = 0.95;
 /// Notes listed per item before the rest are summarised.
 const MAX_NOTES: usize = 25;
@@ -62,6 +63,10 @@ pub struct Agreement {
     pub agreed: u32,
     /// The roll line of the first choice that disagrees.
     pub first_disagreement: Option<usize>,
+    /// Disagreeing choices that are wrong under every reading of the behaviour.
+    pub against_every_reading: u32,
+    /// The roll line of the first of those.
+    pub first_against_every_reading: Option<usize>,
 }
 
 /// Everything the checker found in one output.
@@ -111,11 +116,20 @@ pub fn check(output: &str) -> Report {
         for (all, idle) in report.behaviour.iter_mut().zip(report.idle_behaviour) {
             all.decisions += idle.decisions;
             all.agreed += idle.agreed;
-            all.first_disagreement = match (all.first_disagreement, idle.first_disagreement) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
+            all.first_disagreement = earlier(all.first_disagreement, idle.first_disagreement);
+            all.against_every_reading += idle.against_every_reading;
+            all.first_against_every_reading = earlier(
+                all.first_against_every_reading,
+                idle.first_against_every_reading,
+            );
         }
     }
     report
+}
+
+fn earlier(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }

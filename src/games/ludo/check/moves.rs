@@ -77,7 +77,7 @@ impl Checker {
         self.expect_at(id, from, "Rule 1");
         if let Some(since) = self.board.piece(id).briefing {
             self.decide("CS-13");
-            if self.round < since + 3 {
+            if self.round < since + EFFECT_SURE_ROUNDS {
                 self.violation(
                     "CS-13",
                     format!(

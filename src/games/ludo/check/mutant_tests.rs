@@ -2,6 +2,7 @@
 //! hand-written game or an edited reference game, with a control that passes.
 
 use super::super::board::*;
+use super::super::sim::single_move;
 use super::read::*;
 use super::tests::*;
 use super::*;
@@ -472,5 +473,122 @@ fn red_capturing_a_victim_every_reading_finds_farther_disagrees() {
     assert_eq!(
         judge::judge_red(&red_two_captures(Dir::Clockwise, r4)),
         Some(true)
+    );
+}
+
+/// Yellow rolls 5 in round 20 with Y3 on yellowhomepath0 (5 from Home) and Y4 clockwise on
+/// its Approach (50), having captured, and moves `mover`.
+fn yellow_near_home(mover: PieceId) -> replay::Roll {
+    let mut board = Board::new();
+    let [_, _, y3, y4] = PieceId::all(Colour::Yellow);
+    board.piece_mut(y3).loc = Loc::HomePath(0);
+    board.piece_mut(y3).dir = Some(Dir::Clockwise);
+    let piece = board.piece_mut(y4);
+    piece.loc = Loc::Square(50);
+    piece.dir = Some(Dir::Clockwise);
+    piece.passes = 1;
+    piece.captures = 1;
+    let from = board.piece(mover).loc;
+    let mut roll = replay::Roll::start(Colour::Yellow, 5, 0, 20, board, 1, 1);
+    roll.moved = vec![(mover, from)];
+    roll.known = true;
+    roll
+}
+
+/// Yellow moving another piece while one in its home straight could go Home on the roll is
+/// wrong under every reading (mutants #127 and #130 of distance_home); where the replay is
+/// unsure of that piece, or the roll would not take it exactly Home, it is not.
+#[test]
+fn yellow_passing_over_a_piece_that_could_go_home_is_wrong_under_every_reading() {
+    let [_, _, y3, y4] = PieceId::all(Colour::Yellow);
+    let none = BTreeSet::new();
+    assert!(judge::against_every_reading(&yellow_near_home(y4), &none));
+    assert!(!judge::against_every_reading(&yellow_near_home(y3), &none));
+    assert!(!judge::against_every_reading(
+        &yellow_near_home(y4),
+        &BTreeSet::from([y3])
+    ));
+    let mut unknown = yellow_near_home(y4);
+    unknown.known = false;
+    assert!(!judge::against_every_reading(&unknown, &none));
+    // On yellowhomepath1 a 5 overshoots Home: some readings of Rule 10 move no piece there.
+    let mut overshoot = yellow_near_home(y4);
+    overshoot.before.piece_mut(y3).loc = Loc::HomePath(1);
+    assert!(!judge::against_every_reading(&overshoot, &none));
+    // Bhawana's aura from round 15 may still double Y3's move in round 20; from round 14 not.
+    for (since, wrong) in [(15, false), (14, true)] {
+        let mut aura = yellow_near_home(y4);
+        aura.before.piece_mut(y3).aura = Some((Aura::Energised, since));
+        assert_eq!(
+            judge::against_every_reading(&aura, &none),
+            wrong,
+            "aura since {since}"
+        );
+    }
+    let mut captured = yellow_near_home(y4);
+    captured.captured = true;
+    assert!(!judge::against_every_reading(&captured, &none));
+}
+
+/// A colour at 95% agreement gets full marks unless a choice was wrong under every reading.
+#[test]
+fn the_agreement_margin_does_not_cover_a_choice_wrong_under_every_reading() {
+    let slip = Agreement {
+        decisions: 100,
+        agreed: 99,
+        first_disagreement: Some(7),
+        ..Agreement::default()
+    };
+    assert_eq!(judge::colour_share(&slip), 1.0);
+    let wrong = Agreement {
+        against_every_reading: 1,
+        first_against_every_reading: Some(7),
+        ..slip
+    };
+    assert_eq!(judge::colour_share(&wrong), 0.99);
+}
+
+/// A reference game edited where Yellow takes a piece Home on the exact roll: moving a piece
+/// on the squares instead is reported in the behaviour notes and costs `behaviour`.
+#[test]
+fn a_yellow_move_past_a_piece_that_could_go_home_costs_behaviour_in_a_whole_game() {
+    let (lines, i, edited) = find(|lines, i| {
+        let Some(Msg::Move {
+            colour: Colour::Yellow,
+            from: Loc::HomePath(_),
+            to: Loc::Home,
+            units,
+            ..
+        }) = msg(&lines[i])
+        else {
+            return None;
+        };
+        let replayed = replay::replay(&lines[..i].join("\n"));
+        let (board, round) = (&replayed.board, replayed.round);
+        PieceId::all(Colour::Yellow).into_iter().find_map(|id| {
+            let piece = board.piece(id);
+            let Loc::Square(from) = piece.loc else {
+                return None;
+            };
+            let to = single_move(board, id, units, round)?.ok()?.dest.square()?;
+            let empty = Colour::SEATING.iter().all(|&c| board.count_at(c, to) == 0);
+            (empty && replayed.mystery != Some(to) && piece.aura.is_none()).then(|| {
+                format!(
+                    "Yellow moves piece {id} from location {from} to {to} by {units} units in {} direction.",
+                    piece.dir.map_or("clockwise", |d| d.word())
+                )
+            })
+        })
+    });
+    let yellow = Colour::Yellow.index();
+    let prefix = &lines[..i];
+    let control = check(&[prefix, &lines[i..=i]].concat().join("\n"));
+    assert_eq!(control.behaviour[yellow].against_every_reading, 0);
+    let report = check(&[prefix, &[edited]].concat().join("\n"));
+    assert_eq!(report.behaviour[yellow].against_every_reading, 1);
+    // Line numbers count from 1: the roll line is the line before the edited move.
+    assert_eq!(
+        report.behaviour[yellow].first_against_every_reading,
+        Some(i)
     );
 }

@@ -6,6 +6,13 @@ use super::certainty::*;
 use super::read::*;
 use super::*;
 
+/// An aura or a briefing that began in round `s` still lasts before round
+/// `s + EFFECT_SURE_ROUNDS` and is over after round `s + EFFECT_LAST_ROUND` under every reading
+/// of "the next four rounds" (counted from the round it began or the next); in between the
+/// readings differ.
+pub(super) const EFFECT_SURE_ROUNDS: u32 = 3;
+pub(super) const EFFECT_LAST_ROUND: u32 = 5;
+
 /// What one roll did, for the turn rules and the behaviour checks.
 #[derive(Debug, Clone)]
 pub(super) struct Roll {
@@ -27,6 +34,9 @@ pub(super) struct Roll {
     pub(super) implied: Option<(PieceId, Loc, Loc)>,
     /// Whether behaviour can be judged (no ambiguous state at the roll).
     pub(super) judgeable: bool,
+    /// Whether the replay knew every piece and the turn at the roll; a choice wrong under
+    /// every reading is judged on that alone (see `Checker::against_every_reading`).
+    pub(super) known: bool,
     /// The roll line.
     pub(super) line: usize,
     /// A line the checker could not read came during this roll: what the roll did is not
@@ -61,6 +71,7 @@ impl Roll {
             stopped: None,
             implied: None,
             judgeable: false,
+            known: false,
             line,
             uncertain: false,
             in_turn,
@@ -500,7 +511,7 @@ impl Checker {
             Msg::Restricted(id) => {
                 self.decide("CS-13");
                 let since = self.board.piece(id).briefing;
-                if since.is_none_or(|s| self.round > s + 5) {
+                if since.is_none_or(|s| self.round > s + EFFECT_LAST_ROUND) {
                     self.violation(
                         "CS-13",
                         format!("{id} is not attending a briefing, so it cannot be sent to base for rolling threes"),
@@ -653,9 +664,11 @@ impl Checker {
         }
         // This roll line pins the turn down again.
         self.turn_unknown = false;
-        let judgeable = self.judgeable(c, self.round) && self.certain();
+        let known = self.certain();
+        let judgeable = self.judgeable(c, self.round) && known;
         self.roll = Some(Roll {
             judgeable,
+            known,
             ..Roll::start(
                 c,
                 v,
@@ -679,8 +692,11 @@ impl Checker {
                 .all(|id| !self.suspect.contains(&id))
             && PieceId::all(c).into_iter().all(|id| {
                 let p = self.board.piece(id);
-                let unsure =
-                    |since: Option<u32>| since.is_some_and(|s| (s + 3..=s + 5).contains(&round));
+                let unsure = |since: Option<u32>| {
+                    since.is_some_and(|s| {
+                        (s + EFFECT_SURE_ROUNDS..=s + EFFECT_LAST_ROUND).contains(&round)
+                    })
+                };
                 !unsure(p.aura.map(|a| a.1)) && !unsure(p.briefing)
             })
     }

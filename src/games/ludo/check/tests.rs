@@ -64,7 +64,7 @@ pub(super) fn only_violation(lines: &[String]) -> Violation {
 }
 
 /// The first (game, line index, data) over seeds where `pick` finds its pattern.
-fn find<T>(pick: impl Fn(&[String], usize) -> Option<T>) -> (Vec<String>, usize, T) {
+pub(super) fn find<T>(pick: impl Fn(&[String], usize) -> Option<T>) -> (Vec<String>, usize, T) {
     for seed in 0..300 {
         let lines = game(seed);
         for i in 1..lines.len().saturating_sub(4) {
