@@ -14,7 +14,7 @@ impl Checker {
         if roll.sixes >= 3 && !roll.uncertain {
             self.blockade_kept(roll);
         }
-        if roll.sixes >= 3 || roll.uncertain || !(1..=6).contains(&roll.value) {
+        if roll.sixes >= 3 || roll.uncertain || roll.broke_rule || !(1..=6).contains(&roll.value) {
             return;
         }
         let agreed = match roll.colour {

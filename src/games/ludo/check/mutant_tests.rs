@@ -373,32 +373,34 @@ fn green_breaking_a_block_that_could_move_as_one_disagrees() {
     assert_eq!(report.behaviour[green].first_disagreement, Some(roll_line));
 }
 
+/// Red's R1 (clockwise) on 28 and R2 (clockwise) on 27 roll 1, and the program says `last`;
+/// with the roll line's number.
+fn red_pair_game(last: &str) -> (Vec<String>, usize) {
+    let mut lines: Vec<String> = RED_ENTERS.lines().map(String::from).collect();
+    lines.push("Red player rolled 2.".into());
+    lines.push(
+        "Red moves piece R1 from location 26 to 28 by 2 units in clockwise direction.".into(),
+    );
+    lines.extend(OTHERS_ROLL_ONE.map(String::from));
+    lines.push("Red player rolled 6.".into());
+    lines.push("Red player moves piece R2 to the starting point.".into());
+    lines.push("Red player now has 2/4 on pieces on the board and 2/4 pieces on the base.".into());
+    lines.push("Red player rolled 1.".into());
+    lines.push(
+        "Red moves piece R2 from location 26 to 27 by 1 units in clockwise direction.".into(),
+    );
+    lines.extend(OTHERS_ROLL_ONE.map(String::from));
+    lines.push("Red player rolled 1.".into());
+    let roll_line = lines.len();
+    lines.push(last.into());
+    lines.push("Green player rolled 1.".into());
+    (lines, roll_line)
+}
+
 #[test]
 fn red_making_a_block_it_could_avoid_disagrees() {
     let red = Colour::Red.index();
-    let game = |last: &str| {
-        let mut lines: Vec<String> = RED_ENTERS.lines().map(String::from).collect();
-        lines.push("Red player rolled 2.".into());
-        lines.push(
-            "Red moves piece R1 from location 26 to 28 by 2 units in clockwise direction.".into(),
-        );
-        lines.extend(OTHERS_ROLL_ONE.map(String::from));
-        lines.push("Red player rolled 6.".into());
-        lines.push("Red player moves piece R2 to the starting point.".into());
-        lines.push(
-            "Red player now has 2/4 on pieces on the board and 2/4 pieces on the base.".into(),
-        );
-        lines.push("Red player rolled 1.".into());
-        lines.push(
-            "Red moves piece R2 from location 26 to 27 by 1 units in clockwise direction.".into(),
-        );
-        lines.extend(OTHERS_ROLL_ONE.map(String::from));
-        lines.push("Red player rolled 1.".into());
-        let roll_line = lines.len();
-        lines.push(last.into());
-        lines.push("Green player rolled 1.".into());
-        (lines, roll_line)
-    };
+    let game = red_pair_game;
     let (control, _) =
         game("Red moves piece R1 from location 28 to 29 by 1 units in clockwise direction.");
     let report = check(&control.join("\n"));
@@ -591,4 +593,23 @@ fn a_yellow_move_past_a_piece_that_could_go_home_costs_behaviour_in_a_whole_game
         report.behaviour[yellow].first_against_every_reading,
         Some(i)
     );
+}
+
+/// A roll whose move broke a rule is charged under that rule only: R1 turning back onto R2
+/// (CS-1) makes a block Red could avoid, but that choice is not judged again as behaviour.
+#[test]
+fn a_move_that_broke_a_rule_is_not_judged_again_as_behaviour() {
+    let red = Colour::Red.index();
+    let (lines, roll_line) = red_pair_game(
+        "Red moves piece R1 from location 28 to 27 by 1 units in counter-clockwise direction.",
+    );
+    let v = only_violation(&lines);
+    assert_eq!((v.line, v.rule), (roll_line + 1, "CS-1"));
+    let report = check(&lines.join("\n"));
+    let (control, _) = red_pair_game(
+        "Red moves piece R1 from location 28 to 29 by 1 units in clockwise direction.",
+    );
+    let judged = check(&control.join("\n")).behaviour[red].decisions;
+    assert_eq!(report.behaviour[red].decisions, judged - 1);
+    assert_eq!(report.behaviour[red].first_disagreement, None);
 }

@@ -13,6 +13,12 @@ use super::*;
 pub(super) const EFFECT_SURE_ROUNDS: u32 = 3;
 pub(super) const EFFECT_LAST_ROUND: u32 = 5;
 
+/// Rules a roll's own action breaks when the piece did not move as the rules allow (length,
+/// leaving base, turning in, the exact roll home, direction, blocks, CS-7, a briefing).
+const ACTION_RULES: [&str; 8] = [
+    "Rule 1", "Rule 2", "Rule 9", "Rule 10", "CS-1", "CS-3", "CS-7", "CS-13",
+];
+
 /// What one roll did, for the turn rules and the behaviour checks.
 #[derive(Debug, Clone)]
 pub(super) struct Roll {
@@ -44,6 +50,10 @@ pub(super) struct Roll {
     pub(super) uncertain: bool,
     /// Rolls in this turn so far, this one included.
     pub(super) in_turn: u32,
+    /// What the roll did broke a rule of `ACTION_RULES`: the finding charges the bug, and the
+    /// program chose among moves the rules do not give, so the choice is not judged again
+    /// as behaviour (a program ignoring CS-7 chooses a piece that it thinks turns in).
+    pub(super) broke_rule: bool,
 }
 
 impl Roll {
@@ -75,6 +85,7 @@ impl Roll {
             line,
             uncertain: false,
             in_turn,
+            broke_rule: false,
         }
     }
 
@@ -285,6 +296,11 @@ impl Checker {
             return;
         }
         self.decide(rule);
+        if ACTION_RULES.contains(&rule) {
+            if let Some(roll) = &mut self.roll {
+                roll.broke_rule = true;
+            }
+        }
         self.report.violations.push(Violation {
             line: self.line_no,
             text: self.text.clone(),
@@ -542,12 +558,13 @@ impl Checker {
         self.report.rolls += 1;
         self.rolls_when_home(c);
         self.decide("Rule 1");
-        if !(1..=6).contains(&v) {
-            self.violation("Rule 1", format!("a die shows 1 to 6, not {v}"));
-        }
         let prev = self.roll.take();
         if let Some(p) = &prev {
             self.judge(p);
+        }
+        // After the last roll is judged: this finding is about the new roll.
+        if !(1..=6).contains(&v) {
+            self.violation("Rule 1", format!("a die shows 1 to 6, not {v}"));
         }
         let mut sixes = u32::from(v == 6);
         let mut in_turn = 1;
