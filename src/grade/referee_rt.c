@@ -9,9 +9,9 @@
    Random numbers: REFEREE_SRANDOM seeds glibc's random() before main, so a case can choose
    the game a student's unseeded generator plays. Programs that seed with srand(time(NULL))
    play the game their clock picks: each run of a trace case gets its own second of the case
-   in REFEREE_FIXED_TIME, and time() (wrapped: the link uses -Wl,--wrap=time) and
-   clock_gettime(CLOCK_REALTIME) read it, so the same submission plays the same games in every
-   grading. The fixed clock still moves on with the run's own time (whole seconds since the
+   in REFEREE_FIXED_TIME, and time() (wrapped: the link uses -Wl,--wrap=time),
+   clock_gettime(CLOCK_REALTIME) and gettimeofday() read it, so the same submission plays the
+   same games in every grading. The fixed clock still moves on with the run's own time (whole seconds since the
    first read), so a program that waits for the next second is not stuck for ever.
 
    Batches: with REFEREE_BATCH="TIMEOUT_MS OUTPUT_CAP SWEEP" set, the process runs many cases
@@ -47,6 +47,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -90,6 +91,16 @@ int clock_gettime(clockid_t clock, struct timespec *now) {
         return 0;
     }
     return (int) syscall(SYS_clock_gettime, clock, now);
+}
+
+/* And gettimeofday (seconds and microseconds), for programs that seed from it. */
+int gettimeofday(struct timeval *restrict now, void *restrict zone) {
+    if (getenv("REFEREE_FIXED_TIME") != NULL) {
+        now->tv_sec = referee_now(0);
+        now->tv_usec = 0;
+        return 0;
+    }
+    return (int) syscall(SYS_gettimeofday, now, zone);
 }
 
 static void referee_flush_on_crash(int signal_number) {
