@@ -41,7 +41,7 @@ pub(super) struct Roll {
     /// Whether behaviour can be judged (no ambiguous state at the roll).
     pub(super) judgeable: bool,
     /// Whether the replay knew every piece and the turn at the roll; a choice wrong under
-    /// every reading is judged on that alone (see `Checker::against_every_reading`).
+    /// every reading is judged on that alone (see `judge::against_every_reading`).
     pub(super) known: bool,
     /// The roll line.
     pub(super) line: usize,
