@@ -11,8 +11,9 @@
    play the game their clock picks: each run of a trace case gets its own second of the case
    in REFEREE_FIXED_TIME, and time() (wrapped: the link uses -Wl,--wrap=time),
    clock_gettime(CLOCK_REALTIME) and gettimeofday() read it, so the same submission plays the
-   same games in every grading. The fixed clock still moves on with the run's own time (whole seconds since the
-   first read), so a program that waits for the next second is not stuck for ever.
+   same games in every grading. The fixed clock still moves on with the run's own time (whole
+   seconds since the first read), so a program that waits for the next second is not stuck
+   for ever.
 
    Batches: with REFEREE_BATCH="TIMEOUT_MS OUTPUT_CAP SWEEP" set, the process runs many cases
    of one binary in one sandboxed run (see grade/batch.rs): before main, it reads the cases from
@@ -54,13 +55,13 @@
 
 time_t __real_time(time_t *result);
 
-/* The wall clock a run sees: REFEREE_FIXED_TIME plus the whole seconds the run has lasted
-   since it first read the clock (all reads in the first second give the fixed second), or
-   the real clock when it is not set. */
-static time_t referee_now(time_t real) {
+/* Under REFEREE_FIXED_TIME, sets *second to the wall clock a run sees (that second plus the
+   whole seconds the run has lasted since it first read the clock: all reads in the first
+   second give the fixed second) and returns 1; otherwise returns 0 (the real clock). */
+static int referee_fixed_clock(time_t *second) {
     const char *fixed = getenv("REFEREE_FIXED_TIME");
     if (fixed == NULL) {
-        return real;
+        return 0;
     }
     static struct timespec first;
     static int read_before;
@@ -71,11 +72,15 @@ static time_t referee_now(time_t real) {
         read_before = 1;
     }
     time_t lasted = now.tv_sec - first.tv_sec - (now.tv_nsec < first.tv_nsec ? 1 : 0);
-    return (time_t) strtol(fixed, NULL, 10) + lasted;
+    *second = (time_t) strtol(fixed, NULL, 10) + lasted;
+    return 1;
 }
 
 time_t __wrap_time(time_t *result) {
-    time_t now = referee_now(__real_time(NULL));
+    time_t now;
+    if (!referee_fixed_clock(&now)) {
+        now = __real_time(NULL);
+    }
     if (result != NULL) {
         *result = now;
     }
@@ -85,8 +90,9 @@ time_t __wrap_time(time_t *result) {
 /* Programs that seed from clock_gettime (with its nanoseconds) get the fixed clock too, but
    only under REFEREE_FIXED_TIME; otherwise this is the system call, untouched. */
 int clock_gettime(clockid_t clock, struct timespec *now) {
-    if (clock == CLOCK_REALTIME && getenv("REFEREE_FIXED_TIME") != NULL) {
-        now->tv_sec = referee_now(0);
+    time_t second;
+    if (clock == CLOCK_REALTIME && referee_fixed_clock(&second)) {
+        now->tv_sec = second;
         now->tv_nsec = 0;
         return 0;
     }
@@ -95,8 +101,9 @@ int clock_gettime(clockid_t clock, struct timespec *now) {
 
 /* And gettimeofday (seconds and microseconds), for programs that seed from it. */
 int gettimeofday(struct timeval *restrict now, void *restrict zone) {
-    if (getenv("REFEREE_FIXED_TIME") != NULL) {
-        now->tv_sec = referee_now(0);
+    time_t second;
+    if (referee_fixed_clock(&second)) {
+        now->tv_sec = second;
         now->tv_usec = 0;
         return 0;
     }
