@@ -444,11 +444,23 @@ fn red_two_captures(yellow_dir: Dir, taken: PieceId) -> replay::Roll {
         Dir::Clockwise,
         0,
     );
-    let from = board.piece(taken).loc;
-    let mut roll = replay::Roll::start(Colour::Red, 1, 0, 9, board, 1, 1);
+    let mut roll = one_move_roll(Colour::Red, 1, 9, board, taken);
     roll.captured = true;
-    roll.moved = vec![(taken, from)];
     roll.judgeable = true;
+    roll
+}
+
+/// A roll of `value` in `round` on `board` in which `mover` alone moved, from where it stands.
+fn one_move_roll(
+    colour: Colour,
+    value: u32,
+    round: u32,
+    board: Board,
+    mover: PieceId,
+) -> replay::Roll {
+    let from = board.piece(mover).loc;
+    let mut roll = replay::Roll::start(colour, value, 0, round, board, 1, 1);
+    roll.moved = vec![(mover, from)];
     roll
 }
 
@@ -490,9 +502,7 @@ fn yellow_near_home(mover: PieceId) -> replay::Roll {
     piece.dir = Some(Dir::Clockwise);
     piece.passes = 1;
     piece.captures = 1;
-    let from = board.piece(mover).loc;
-    let mut roll = replay::Roll::start(Colour::Yellow, 5, 0, 20, board, 1, 1);
-    roll.moved = vec![(mover, from)];
+    let mut roll = one_move_roll(Colour::Yellow, 5, 20, board, mover);
     roll.known = true;
     roll
 }
