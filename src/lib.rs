@@ -1,5 +1,6 @@
 //! referee: autograder and reference checker for C board-game assignments.
 
+pub mod adjust;
 pub mod assignment;
 pub mod bundle;
 pub mod cli;
@@ -9,5 +10,6 @@ pub mod games;
 pub mod grade;
 pub mod lms;
 pub mod mutants;
+pub mod places;
 pub mod report;
 pub mod rng;

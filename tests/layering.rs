@@ -1,8 +1,17 @@
-//! No import cycle between the top-level modules of `src/`: each module's non-test code names
-//! other modules through `crate::NAME`, and those references must form no loop.
+//! No import cycle in `src/`: inside every folder module ("room", `src/` itself included), the
+//! modules it holds (its files and sub-folders) refer to each other without a loop; `grade/`
+//! is stricter: its rooms follow the pipeline's order. Only non-test code counts: a file's
+//! `#[cfg(test)]` part and the `*tests.rs` files are left out.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+/// One source file: its module path (`grade::build::cache`; `[]` for lib.rs) and what its
+/// non-test code refers to, as absolute module paths.
+struct SourceFile {
+    module: Vec<String>,
+    references: Vec<Vec<String>>,
+}
 
 fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("a source folder") {
@@ -15,48 +24,193 @@ fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
     }
 }
 
-/// The top-level modules each top-level module refers to through `crate::`, outside tests.
-fn references(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
-    let mut files = Vec::new();
-    rust_files(src, &mut files);
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in files {
-        let relative = file.strip_prefix(src).expect("under src/");
-        let first = relative
-            .components()
-            .next()
-            .and_then(|c| c.as_os_str().to_str())
-            .expect("a file name");
-        let module = first.trim_end_matches(".rs").to_string();
-        if module == "lib" || module == "main" || relative.ends_with("tests.rs") {
+/// `grade/build/cache.rs` is `grade::build::cache`; `grade/mod.rs` is `grade`.
+fn module_path(relative: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let last = parts.pop().expect("a file name");
+    let stem = last.trim_end_matches(".rs");
+    if stem != "mod" && stem != "lib" {
+        parts.push(stem.to_string());
+    }
+    parts
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Reads a path at `at` of `code` (`a::b::{c, d::e}`): every full path it names, as segments.
+fn paths_at(code: &[char], at: &mut usize) -> Vec<Vec<String>> {
+    let mut prefix = Vec::new();
+    loop {
+        while *at < code.len() && code[*at].is_whitespace() {
+            *at += 1;
+        }
+        if *at < code.len() && code[*at] == '{' {
+            *at += 1;
+            let mut found = Vec::new();
+            loop {
+                while *at < code.len() && (code[*at].is_whitespace() || code[*at] == ',') {
+                    *at += 1;
+                }
+                if *at >= code.len() || code[*at] == '}' {
+                    *at += 1;
+                    break;
+                }
+                let before = *at;
+                for tail in paths_at(code, at) {
+                    let mut full = prefix.clone();
+                    full.extend(tail.into_iter().filter(|segment| segment != "self"));
+                    found.push(full);
+                }
+                // Whatever else the group holds (`as name`): skip to the next item.
+                while *at < code.len() && code[*at] != ',' && code[*at] != '}' {
+                    *at += 1;
+                }
+                if *at == before {
+                    *at += 1;
+                }
+            }
+            return found;
+        }
+        if *at < code.len() && code[*at] == '*' {
+            *at += 1;
+            prefix.push("*".to_string());
+            return vec![prefix];
+        }
+        let start = *at;
+        while *at < code.len() && is_ident_char(code[*at]) {
+            *at += 1;
+        }
+        if start == *at {
+            return vec![prefix];
+        }
+        prefix.push(code[start..*at].iter().collect());
+        if code.get(*at) == Some(&':') && code.get(*at + 1) == Some(&':') {
+            *at += 2;
+        } else {
+            return vec![prefix];
+        }
+    }
+}
+
+/// The absolute module paths `code`, in module `module`, refers to through `crate::`,
+/// `super::`, `self::`, or a bare module name of `nearby` (the modules of `scope`: a folder
+/// module's children, a file's siblings).
+fn references(
+    code: &str,
+    module: &[String],
+    scope: &[String],
+    nearby: &BTreeSet<String>,
+) -> Vec<Vec<String>> {
+    let chars: Vec<char> = code.chars().collect();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let inside_a_word = i > 0 && (is_ident_char(chars[i - 1]) || chars[i - 1] == ':');
+        if !is_ident_char(chars[i]) || inside_a_word {
+            i += 1;
             continue;
         }
-        let text = std::fs::read_to_string(&file).expect("a readable source");
-        // Test modules sit at the end of a file; what they import is not a dependency.
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
-        let targets = graph.entry(module.clone()).or_default();
-        for (at, _) in code.match_indices("crate::") {
-            let rest = &code[at + "crate::".len()..];
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            if !name.is_empty() && name != module {
-                targets.insert(name);
+        let mut at = i;
+        let paths = paths_at(&chars, &mut at);
+        i = at.max(i + 1);
+        for path in paths.into_iter().filter(|p| p.len() >= 2) {
+            let (mut absolute, rest) = match path[0].as_str() {
+                "crate" => (Vec::new(), &path[1..]),
+                "self" => (module.to_vec(), &path[1..]),
+                "super" => (module.to_vec(), &path[..]),
+                name if nearby.contains(name) => (scope.to_vec(), &path[..]),
+                _ => continue,
+            };
+            let mut rest = rest;
+            while rest.first().is_some_and(|s| s == "super") {
+                absolute.pop();
+                rest = &rest[1..];
             }
+            absolute.extend(rest.iter().cloned());
+            found.push(absolute);
         }
-        // `use crate::{a, b}` names several modules at once.
-        for (at, _) in code.match_indices("crate::{") {
-            let rest = &code[at + "crate::{".len()..];
-            let list = rest.split('}').next().unwrap_or("");
-            for part in list.split(',') {
-                let name: String = part
-                    .trim()
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                if !name.is_empty() && name != module {
-                    targets.insert(name);
+    }
+    found
+}
+
+fn source_files(src: &Path) -> Vec<SourceFile> {
+    let mut paths = Vec::new();
+    rust_files(src, &mut paths);
+    let relatives: Vec<PathBuf> = paths
+        .iter()
+        .map(|p| p.strip_prefix(src).expect("under src/").to_path_buf())
+        .collect();
+    let modules: BTreeSet<Vec<String>> = relatives.iter().map(|r| module_path(r)).collect();
+    let mut files = Vec::new();
+    for (path, relative) in paths.iter().zip(&relatives) {
+        let name = relative.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let binary_root = name == "main.rs" && relative.components().count() == 1;
+        if binary_root || name.ends_with("tests.rs") {
+            continue;
+        }
+        let module = module_path(relative);
+        let scope: Vec<String> = if name == "mod.rs" || name == "lib.rs" {
+            module.clone()
+        } else {
+            module[..module.len() - 1].to_vec()
+        };
+        let nearby: BTreeSet<String> = modules
+            .iter()
+            .filter(|m| m.len() == scope.len() + 1 && m.starts_with(&scope))
+            .map(|m| m[scope.len()].clone())
+            .collect();
+        let text = std::fs::read_to_string(path).expect("a readable source");
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        // Comments name modules too (`see judge::verdicts`) without depending on them.
+        let code: String = code
+            .lines()
+            .map(|line| line.split("//").next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        files.push(SourceFile {
+            references: references(&code, &module, &scope, &nearby),
+            module,
+        });
+    }
+    files
+}
+
+/// The graph of one room: which of its modules (or `mod` for its own mod.rs / lib.rs) refers
+/// to which.
+fn room_graph(files: &[SourceFile], room: &[String]) -> BTreeMap<String, BTreeSet<String>> {
+    let children: BTreeSet<String> = files
+        .iter()
+        .filter(|f| f.module.len() > room.len() && f.module.starts_with(room))
+        .map(|f| f.module[room.len()].clone())
+        .collect();
+    let node = |path: &[String]| -> Option<String> {
+        if !path.starts_with(room) {
+            return None;
+        }
+        match path.get(room.len()) {
+            Some(name) if children.contains(name) => Some(name.clone()),
+            _ => Some("mod".to_string()),
+        }
+    };
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in files {
+        let Some(from) = node(&file.module) else {
+            continue;
+        };
+        let targets = graph.entry(from.clone()).or_default();
+        for reference in &file.references {
+            // A path to the room itself (`use super::{self}`) names no item.
+            if reference.len() <= room.len() {
+                continue;
+            }
+            if let Some(to) = node(reference) {
+                if to != from {
+                    targets.insert(to);
                 }
             }
         }
@@ -85,16 +239,109 @@ fn cycle_from(graph: &BTreeMap<String, BTreeSet<String>>, start: &str) -> Option
     None
 }
 
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    graph
+        .keys()
+        .filter_map(|module| cycle_from(graph, module))
+        .map(|cycle| cycle.join(" -> "))
+        .collect()
+}
+
+fn src_files() -> Vec<SourceFile> {
+    source_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+}
+
+fn path(text: &str) -> Vec<String> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    text.split("::").map(String::from).collect()
+}
+
 #[test]
 fn top_level_modules_import_each_other_without_a_cycle() {
-    let graph = references(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    let graph = room_graph(&src_files(), &[]);
     assert!(graph.contains_key("grade") && graph.contains_key("report"));
-    let cycles: Vec<String> = graph
-        .keys()
-        .filter_map(|module| cycle_from(&graph, module))
-        .map(|cycle| cycle.join(" -> "))
+    assert!(graph["grade"].contains("games"), "grade refers to games");
+    let found = cycles(&graph);
+    assert!(found.is_empty(), "import cycles: {found:?}");
+}
+
+#[test]
+fn grade_is_rooms_along_the_pipeline_without_a_cycle() {
+    let files = src_files();
+    let graph = room_graph(&files, &path("grade"));
+    for room in ["intake", "build", "run", "judge", "score"] {
+        assert!(
+            graph.contains_key(room),
+            "grade/ has no {room} room: {graph:?}"
+        );
+    }
+    // The pipeline's order: a room refers to the rooms of earlier steps only (the build runs
+    // the compiler in the sandbox, so run/ comes before build/ in this order).
+    let order = [
+        "digest", "intake", "run", "build", "grader", "judge", "score", "mod",
+    ];
+    for (from, targets) in &graph {
+        let from_at = order.iter().position(|r| r == from);
+        for to in targets {
+            let to_at = order.iter().position(|r| r == to);
+            assert!(
+                from_at.is_some() && to_at.is_some() && to_at < from_at,
+                "grade::{from} refers to grade::{to}, a later step (order: {order:?})"
+            );
+        }
+    }
+    assert!(cycles(&graph).is_empty());
+}
+
+#[test]
+fn no_room_has_a_cycle_inside() {
+    let files = src_files();
+    let rooms: BTreeSet<Vec<String>> = files
+        .iter()
+        .flat_map(|f| (0..f.module.len()).map(|n| f.module[..n].to_vec()))
         .collect();
-    assert!(cycles.is_empty(), "import cycles: {cycles:?}");
+    assert!(rooms.contains(&path("grade::build")) && rooms.contains(&path("games::ludo::check")));
+    let mut found = Vec::new();
+    for room in &rooms {
+        // A folder module's own mod.rs holds what its modules share and strings them
+        // together: the cycles that count are between the modules themselves.
+        let mut graph = room_graph(&files, room);
+        graph.remove("mod");
+        for targets in graph.values_mut() {
+            targets.remove("mod");
+        }
+        for cycle in cycles(&graph) {
+            found.push(format!("in {}: {cycle}", room.join("::")));
+        }
+    }
+    assert!(found.is_empty(), "import cycles inside rooms: {found:#?}");
+}
+
+#[test]
+fn paths_are_read_with_their_groups_and_resolved_from_the_file() {
+    let nearby: BTreeSet<String> = ["cache", "compile"].map(String::from).into();
+    let module = path("grade::build::compile");
+    let code = "use super::{cache::BuildCache, built::{self, Built}};\n\
+                use crate::grade::run::sandbox::{self as sb, Bind};\n\
+                fn f() { cache::key(); std::mem::take(); super::super::digest::key(); }";
+    let found: BTreeSet<String> = references(code, &module, &path("grade::build"), &nearby)
+        .into_iter()
+        .map(|p| p.join("::"))
+        .collect();
+    for expected in [
+        "grade::build::cache::BuildCache",
+        "grade::build::built",
+        "grade::build::built::Built",
+        "grade::run::sandbox",
+        "grade::run::sandbox::Bind",
+        "grade::build::cache::key",
+        "grade::digest::key",
+    ] {
+        assert!(found.contains(expected), "{expected} not in {found:?}");
+    }
+    assert!(!found.iter().any(|p| p.starts_with("std")), "{found:?}");
 }
 
 #[test]

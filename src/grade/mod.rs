@@ -1,103 +1,41 @@
-//! The grading pipeline: submission → build → run → judge → score. Each step is a module of
-//! its own; this one strings them together.
+//! The grading pipeline, one room per step:
+//!
+//! - `intake`: finding submissions (files, folders, zips, LMS exports);
+//! - `build`: compiling them (compile and link, the build cache, facts from the sources and
+//!   objects, the handout's signatures, `main` renamed for the unit harness);
+//! - `run`: running programs in the sandbox (batches, kept runs, referee's runtime);
+//! - `judge`: running each case and judging what the program printed;
+//! - `score`: points per rubric item.
+//!
+//! This module strings them together; `grader` holds what one grading run shares.
 
-pub mod batch;
 pub mod build;
-pub mod builds;
-pub mod cache;
-pub mod facts;
+pub mod digest;
+pub mod grader;
+pub mod intake;
 pub mod judge;
-pub mod layout;
-pub mod rename;
 pub mod run;
-pub mod runcache;
-pub mod sandbox;
 pub mod score;
-pub mod shortcuts;
-pub mod signature;
-pub mod submission;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
-use crate::assignment::spec::Limits;
+use crate::assignment::cases::Visibility;
 use crate::assignment::Assignment;
-use crate::compare::Detail;
 use crate::error::Error;
 use crate::games::Target;
 use crate::report::model::BuildReport;
 use crate::report::{BatchReport, SubmissionReport};
-use build::{Compiler, Workspace};
-use builds::Builds;
-use judge::build_error_run;
-use sandbox::{RunLimits, Sandbox};
-use submission::Submission;
-
-/// Settings for one grading run.
-#[derive(Debug, Clone)]
-pub struct Settings {
-    pub limits: RunLimits,
-    pub compile_timeout: Duration,
-    pub jobs: usize,
-    /// Build with the sanitizers (`--sanitize`) and show their reports.
-    pub sanitize: bool,
-    pub timeouts_in_a_row: usize,
-    /// Run the cases of each binary of a submission in one sandboxed run (see `batch`).
-    pub batch_cases: bool,
-    /// What a failing transcript case records: everything a report shows, or only which
-    /// items failed (`referee mutants`); scores are the same either way.
-    pub detail: Detail,
-    /// Stop a trace case's runs at the first that loses points (`referee mutants`: one
-    /// finding in any run kills a mutant, so later runs would only cost time, memory and
-    /// run-cache space). Never set for submissions, whose score averages every run.
-    pub stop_trace_at_first_loss: bool,
-}
-
-impl Settings {
-    /// Settings from the limits (the spec's, with any command-line overrides applied).
-    pub fn new(limits: &Limits, jobs: Option<usize>) -> Self {
-        let timeout = limits.timeout;
-        Settings {
-            sanitize: false,
-            batch_cases: true,
-            detail: Detail::Full,
-            stop_trace_at_first_loss: false,
-            timeouts_in_a_row: limits.timeouts_in_a_row.max(1),
-            limits: RunLimits {
-                timeout: Duration::from_secs_f64(timeout),
-                // Above the wall-clock limit, so a busy loop is stopped by the clock first.
-                cpu_seconds: limits.cpu_seconds.max(timeout.ceil() as u64 + 1),
-                memory_bytes: Some(limits.memory_mb << 20),
-                output_bytes: (limits.output_kb << 10) as usize,
-                file_size_bytes: limits.file_size_kb << 10,
-                open_files: 64,
-                processes: limits.processes,
-            },
-            compile_timeout: Duration::from_secs_f64(limits.compile_timeout),
-            jobs: jobs
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-        }
-    }
-
-    /// Sanitizer builds: their shadow memory needs the address-space limit lifted.
-    pub fn with_sanitizers(mut self) -> Self {
-        self.sanitize = true;
-        self.limits.memory_bytes = None;
-        self
-    }
-}
-
-/// What one grading run shares: the compiler, the sandbox, the build cache and the settings.
-pub struct Grader<'a> {
-    pub compiler: &'a Compiler,
-    pub sandbox: &'a Sandbox,
-    pub cache: Option<&'a cache::BuildCache>,
-    pub settings: &'a Settings,
-}
+use build::compile::{self, Workspace};
+use build::{facts, signature, Builds};
+pub use grader::{Grader, Settings};
+use intake::submission::Submission;
+use judge::cases;
+use judge::verdict::build_error_run;
+use run::sandbox;
 
 /// Grades every submission; results come back in submission order.
 pub fn grade(
@@ -136,6 +74,7 @@ pub fn grade_with_progress(
     Ok(BatchReport {
         game: assignment.game.id().to_string(),
         sandbox: grader.sandbox.describe(),
+        data: assignment.data.clone(),
         submissions: reports,
         skipped: Vec::new(),
     })
@@ -152,10 +91,12 @@ fn grade_one(
         .iter()
         .map(|f| (f.name.clone(), f.text()))
         .collect();
-    let mut facts = facts::source_facts(&assignment.spec.facts, &sources);
     if let Some(problem) = &submission.problem {
-        return failed_build(assignment, submission, problem.clone(), facts);
+        // Nothing was read as the student's program (binary, too large, no .c file), so no
+        // fact about it would be true: the report gives the one reason.
+        return failed_build(assignment, submission, problem.clone(), BTreeMap::new());
     }
+    let mut facts = facts::source_facts(&assignment.spec.facts, &sources);
     let workspace = match Workspace::create(submission, &assignment.spec, grader.sandbox) {
         Ok(w) => w,
         Err(e) => {
@@ -187,7 +128,7 @@ fn grade_one(
         };
         facts.insert("globals".into(), value);
     }
-    if let Some(note) = build::fcommon_note(&program.log) {
+    if let Some(note) = compile::fcommon_note(&program.log) {
         facts.insert("linked_with_fcommon".into(), json!(note));
     }
     let warnings = program.log.matches("warning:").count();
@@ -198,11 +139,15 @@ fn grade_one(
         builds.get(&case.prepared.target, &case.prepared.extra_flags);
     }
     let withheld = signature::withheld_functions(assignment, &sources, &mut facts);
-    let judged = run::run_cases(assignment, &builds.done, &sources, &withheld, grader);
+    let judged = cases::run_cases(assignment, &builds.done, &sources, &withheld, grader);
+    facts.extend(sleep_facts(&judged, grader.settings));
+    // The fact names a case and what it printed, and facts reach students: visible cases only.
     let unit_runs = judged
+        .cases
         .iter()
         .zip(&assignment.cases)
         .filter(|(_, case)| case.prepared.target == Target::Harness)
+        .filter(|(_, case)| case.visibility == Visibility::Visible)
         .map(|(run, _)| (run.name.as_str(), run.stderr.as_str()));
     if let Some(side_effects) = facts::unit_side_effects(unit_runs) {
         facts.insert("side_effects".into(), side_effects);
@@ -219,7 +164,32 @@ fn grade_one(
         log.push_str(&harness_log);
     }
     let build = BuildReport { ok: build_ok, log };
-    score::score_submission(&assignment.spec, submission, judged, build, facts)
+    score::score_submission(&assignment.spec, submission, judged.cases, build, facts)
+}
+
+/// Seconds of sleep below which a submission's runs are not reported as slow: what waiting
+/// for the disk or the loader may add up to over a class's worth of cases.
+const SLEEP_REPORTED_SECONDS: u64 = 5;
+
+/// Facts about time the runs spent sleeping or blocked: how long in all (when it is long
+/// enough to slow grading), and the cases the sleep budget left out.
+fn sleep_facts(judged: &cases::Judged, settings: &Settings) -> BTreeMap<String, Value> {
+    let mut facts = BTreeMap::new();
+    let seconds = judged.slept.as_secs();
+    if seconds >= SLEEP_REPORTED_SECONDS {
+        facts.insert("slept_seconds".into(), json!(seconds));
+    }
+    if judged.not_run > 0 {
+        facts.insert(
+            "stopped".into(),
+            json!(format!(
+                "{} s of sleep for this submission spent (time its runs spent neither running nor waiting for a CPU); {} cases not run",
+                settings.sleep_budget.as_secs(),
+                judged.not_run
+            )),
+        );
+    }
+    facts
 }
 
 /// A submission that could not be built at all: every case is a build error.

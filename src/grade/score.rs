@@ -9,7 +9,8 @@ use crate::assignment::spec::Spec;
 use crate::report::model::BuildReport;
 use crate::report::{CaseOutcome, ItemReport, SubmissionReport};
 
-use super::submission::Submission;
+use super::intake::submission::Submission;
+use super::judge::verdict::CRLF_NOTE;
 
 /// The submission's report from its case outcomes (in case order).
 pub fn score_submission(
@@ -26,6 +27,13 @@ pub fn score_submission(
         .filter(|i| !i.manual)
         .map(|i| i.max_score)
         .sum::<f64>();
+    let mut notes = submission.notes.clone();
+    if runs
+        .iter()
+        .any(|run| run.notes.iter().any(|n| n == CRLF_NOTE))
+    {
+        notes.push(CRLF_NOTE.to_string());
+    }
     SubmissionReport {
         name: submission.name.clone(),
         path: submission.path.display().to_string(),
@@ -35,11 +43,12 @@ pub fn score_submission(
         items,
         facts,
         ignored: submission.ignored.clone(),
-        notes: submission.notes.clone(),
+        notes,
         student: submission.student.clone(),
         id: submission.id.clone(),
         late: submission.late,
         runs,
+        changes: None,
     }
 }
 
@@ -132,6 +141,8 @@ mod tests {
                     stderr: String::new(),
                     output_digest: None,
                     elapsed: std::time::Duration::ZERO,
+                    visibility: Default::default(),
+                    concealed: false,
                 });
             }
         }
@@ -182,6 +193,7 @@ mod tests {
             student: "ann".into(),
             id: String::new(),
             late: false,
+            submitted: None,
         };
         let build = BuildReport {
             ok: true,

@@ -15,17 +15,20 @@
    seconds since the first read), so a program that waits for the next second is not stuck
    for ever.
 
-   Batches: with REFEREE_BATCH="TIMEOUT_MS OUTPUT_CAP SWEEP" set, the process runs many cases
+   Batches: with REFEREE_BATCH="TIMEOUT_MS OUTPUT_CAP SWEEP SLEEP_MS" set, the process runs many cases
    of one binary in one sandboxed run (see grade/batch.rs): before main, it reads the cases from
    stdin one at a time ("LENGTH\n" then LENGTH bytes of that case's stdin, repeated), so that a
    case inherits no other case's input, and forks one child per case. Before each case the
    working folder is emptied (but for the program) and, in the run's own IPC namespace, shared
-   memory is cleared: each case starts as a run of its own would. The child, in a process
+   memory is cleared: each case starts as a run of its own would. The batch stops once its
+   cases have slept SLEEP_MS in all. The child, in a process
    group of its own, with the case's stdin and its own stdout and stderr pipes, goes on to
    main; the parent never reaches main. For each
-   case the parent writes a record on its stdout: "INDEX KIND VALUE MICROSECONDS STDOUT_LENGTH
-   STDERR_LENGTH\n" and then the two outputs, KIND being e (exit status VALUE), s (signal
-   VALUE), t (timeout) or o (output cap), MICROSECONDS the CPU time the case used. TIMEOUT_MS
+   case the parent writes a record on its stdout: "INDEX KIND VALUE MICROSECONDS SLEPT
+   STDOUT_LENGTH STDERR_LENGTH\n" and then the two outputs, KIND being e (exit status VALUE),
+   s (signal VALUE), t (timeout) or o (output cap), MICROSECONDS the CPU time the case used,
+   SLEPT the microseconds it slept or was blocked. The parent's memory holds no earlier case's
+   input or output when it forks (wiped, stack included). TIMEOUT_MS
    limits each case's CPU time; its wall clock is only a backstop (3 x that + 1 s). With SWEEP 1 (the run has a PID namespace of its own)
    it then kills every other process it can, so nothing a case left running meets the next. It
    stops after a timeout, or when a case's sockets outlive it, and referee runs what is left
@@ -142,6 +145,10 @@ __attribute__((constructor)) static void referee_runtime_start(void) {
 #define REFEREE_DRAIN_GRACE_US 500000LL
 /* A case's wall-clock backstop: this many times its CPU time limit, plus a second. */
 #define REFEREE_WALL_FACTOR 3LL
+/* How often at most the processes of a case other than its main one are counted (a walk over
+   /proc), and how long at most between two counts while it runs. */
+#define REFEREE_SCAN_INTERVAL_US 10000LL
+#define REFEREE_SCAN_WAIT_US 100000LL
 
 struct referee_bytes {
     char *data;
@@ -336,11 +343,109 @@ static int referee_stdin(const char *input, size_t length) {
     return file;
 }
 
+/* A process's main thread's time on a CPU and waiting for one (/proc/PID/schedstat), in
+   microseconds; zeros if unknown. */
+static void referee_schedule_times(pid_t pid, long long *on_cpu, long long *delay) {
+    char path[64], text[128];
+    snprintf(path, sizeof path, "/proc/%d/schedstat", (int) pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return;
+    }
+    ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    long long cpu_ns = 0, delay_ns = 0;
+    if (got > 0) {
+        text[got] = 0;
+        if (sscanf(text, "%lld %lld", &cpu_ns, &delay_ns) == 2) {
+            *on_cpu = cpu_ns / 1000;
+            *delay = delay_ns / 1000;
+        }
+    }
+}
+
+/* From a /proc/PID/stat line: the process's parent and group, its own CPU time and what it
+   reaped (utime + stime, cutime + cstime), in microseconds; 0 when read. */
+static int referee_process_stat(const char *pid, pid_t *parent, pid_t *group, long long *own_us,
+                                long long *reaped_us) {
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%s/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return -1;
+    }
+    ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0) {
+        return -1;
+    }
+    text[got] = 0;
+    /* "PID (COMMAND) STATE PPID PGRP ...": the command may hold spaces and parentheses. */
+    char *after = strrchr(text, ')');
+    int ppid, pgrp;
+    long long utime, stime, cutime, cstime;
+    long per_second = sysconf(_SC_CLK_TCK);
+    if (after == NULL || per_second <= 0 ||
+        sscanf(after + 1, " %*c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %lld %lld %lld %lld", &ppid,
+               &pgrp, &utime, &stime, &cutime, &cstime) != 6) {
+        return -1;
+    }
+    *parent = ppid;
+    *group = pgrp;
+    *own_us = (utime + stime) * (1000000LL / per_second);
+    *reaped_us = (cutime + cstime) * (1000000LL / per_second);
+    return 0;
+}
+
+/* The CPU time of a case but its main process's own (read from its clock): what that process
+   reaped, and every other process of the case with what each reaped. In the run's own PID
+   namespace every process but its init and the batch is the case's (the sweep left nothing
+   else); otherwise the case's are the processes of its group and its main process's children
+   (one that left both is out of reach, as it is of the kill at the case's end). `others` gets
+   how many processes besides the main one the case has. */
+static long long referee_case_children_us(pid_t child, int whole_namespace, int *others) {
+    *others = 0;
+    DIR *proc = opendir("/proc");
+    if (proc == NULL) {
+        return 0;
+    }
+    pid_t self = getpid();
+    long long total = 0;
+    struct dirent *entry;
+    while ((entry = readdir(proc)) != NULL) {
+        char *end;
+        long pid = strtol(entry->d_name, &end, 10);
+        pid_t parent, group;
+        long long own, reaped;
+        if (*end || pid <= 1 || pid == self ||
+            referee_process_stat(entry->d_name, &parent, &group, &own, &reaped) < 0) {
+            continue;
+        }
+        if (pid == child) {
+            total += reaped;
+        } else if (whole_namespace || group == child || parent == child) {
+            total += own + reaped;
+            ++*others;
+        }
+    }
+    closedir(proc);
+    return total;
+}
+
+/* Overwrites the stack below the batch's loop, where earlier cases' input, output and file
+   names were read: the next case's process is a copy of this one. */
+__attribute__((noinline)) static void referee_wipe_stack(void) {
+    char stale[1 << 16];
+    explicit_bzero(stale, sizeof stale);
+    __asm__ __volatile__("" : : "r"(stale) : "memory");
+}
+
 /* Runs one case in a child; returns 0 in the child (which goes on to main), 1 in the parent
    when the batch goes on, 2 when it stops (after a timeout: 'c' for the CPU-time limit, 't'
    for the wall-clock backstop). */
 static int referee_run_case(int index, const char *input, size_t input_length,
-                            long long timeout_us, size_t cap, struct referee_bytes out[2]) {
+                            long long timeout_us, size_t cap, int sweep,
+                            struct referee_bytes out[2], long long *slept_us) {
     int stdin_file = referee_stdin(input, input_length);
     int out_pipe[2], err_pipe[2];
     if (stdin_file < 0 || pipe2(out_pipe, O_CLOEXEC) < 0 || pipe2(err_pipe, O_CLOEXEC) < 0) {
@@ -379,14 +484,17 @@ static int referee_run_case(int index, const char *input, size_t input_length,
         {out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}, {process, POLLIN, 0}};
     out[0].length = out[1].length = 0;
     char kind = 0;
-    /* The limit is on the case's CPU time, which load does not change; the wall clock is a
-       backstop that only a sleeping or blocked case meets. */
+    /* The limit is on the CPU time of the case's processes together, which load does not
+       change; the wall clock is a backstop that only a sleeping or blocked case meets. */
     clockid_t cpu_clock;
     int have_clock = clock_getcpuclockid(child, &cpu_clock) == 0;
     long long deadline = start + REFEREE_WALL_FACTOR * timeout_us + 1000000LL;
+    long long children_us = 0, scanned_at = start, case_cpu_us = 0;
+    int others = 0;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     int exited = 0;
     while (!kind && (watched[0].fd >= 0 || watched[1].fd >= 0 || !exited)) {
-        long long left = deadline - referee_now_us();
+        long long now = referee_now_us(), left = deadline - now;
         if (left <= 0) {
             if (!exited) {
                 kind = 't';
@@ -396,13 +504,30 @@ static int referee_run_case(int index, const char *input, size_t input_length,
         if (!exited && have_clock) {
             struct timespec used;
             if (clock_gettime(cpu_clock, &used) == 0) {
-                long long cpu_left = timeout_us - ((long long) used.tv_sec * 1000000LL +
-                                                   used.tv_nsec / 1000);
+                if (now - scanned_at >= REFEREE_SCAN_INTERVAL_US) {
+                    children_us = referee_case_children_us(child, sweep, &others);
+                    scanned_at = now;
+                }
+                case_cpu_us = (long long) used.tv_sec * 1000000LL + used.tv_nsec / 1000 +
+                              children_us;
+                long long cpu_left = timeout_us - case_cpu_us;
                 if (cpu_left <= 0) {
                     kind = 'c';
                     break;
                 }
-                /* It cannot use more CPU time than the wall clock gives it. */
+                /* Its processes cannot use more CPU time than the wall clock gives each CPU,
+                   and are looked at again at least every REFEREE_SCAN_WAIT_US. */
+                long long running = 1 + others;
+                if (cpus > 0 && running > cpus) {
+                    running = cpus;
+                }
+                cpu_left /= running;
+                if (cpu_left < REFEREE_SCAN_INTERVAL_US) {
+                    cpu_left = REFEREE_SCAN_INTERVAL_US;
+                }
+                if (cpu_left > REFEREE_SCAN_WAIT_US) {
+                    cpu_left = REFEREE_SCAN_WAIT_US;
+                }
                 left = cpu_left < left ? cpu_left : left;
             }
         }
@@ -424,15 +549,29 @@ static int referee_run_case(int index, const char *input, size_t input_length,
             deadline = referee_now_us() + REFEREE_DRAIN_GRACE_US;
         }
     }
+    /* Its wall-clock time, and its main thread's time on a CPU and waiting for one, read
+       before it is reaped. */
+    long long wall = referee_now_us() - start, on_cpu = 0, delay = 0;
+    referee_schedule_times(child, &on_cpu, &delay);
     killpg(child, SIGKILL);
     int status = 0;
     struct rusage usage;
     memset(&usage, 0, sizeof usage);
     while (wait4(child, &status, 0, &usage) < 0 && errno == EINTR) {
     }
-    /* The time reported is the CPU time the case used (with what it waited for). */
+    /* The time reported is the CPU time the case used (with what it reaped), or what its
+       processes together were seen to use if more. */
     long long elapsed = (long long) (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000000LL +
                         usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
+    if (case_cpu_us > elapsed) {
+        elapsed = case_cpu_us;
+    }
+    /* What it slept or was blocked: neither running nor waiting for a CPU. */
+    long long slept = wall - (elapsed > on_cpu ? elapsed : on_cpu) - delay;
+    if (slept < 0) {
+        slept = 0;
+    }
+    *slept_us += slept;
     for (int i = 0; i < 3; i++) {
         if (watched[i].fd >= 0) {
             close(watched[i].fd);
@@ -448,8 +587,8 @@ static int referee_run_case(int index, const char *input, size_t input_length,
         value = WEXITSTATUS(status);
     }
     char header[128];
-    int header_length = snprintf(header, sizeof header, "%d %c %d %lld %zu %zu\n", index, kind,
-                                 value, elapsed, out[0].length, out[1].length);
+    int header_length = snprintf(header, sizeof header, "%d %c %d %lld %lld %zu %zu\n", index, kind,
+                                 value, elapsed, slept, out[0].length, out[1].length);
     if (referee_write_all(STDOUT_FILENO, header, (size_t) header_length) < 0 ||
         referee_write_all(STDOUT_FILENO, out[0].data, out[0].length) < 0 ||
         referee_write_all(STDOUT_FILENO, out[1].data, out[1].length) < 0) {
@@ -509,10 +648,11 @@ static int referee_sweep(int sockstat) {
 /* Runs before any other constructor, so each case's child runs the program's own set-up. */
 __attribute__((constructor(101))) static void referee_batch(void) {
     const char *batch = getenv("REFEREE_BATCH");
-    long long timeout_ms = 0;
+    long long timeout_ms = 0, sleep_ms = 0, slept_us = 0;
     unsigned long long cap = 0;
     int sweep = 0;
-    if (batch == NULL || sscanf(batch, "%lld %llu %d", &timeout_ms, &cap, &sweep) != 3 ||
+    if (batch == NULL ||
+        sscanf(batch, "%lld %llu %d %lld", &timeout_ms, &cap, &sweep, &sleep_ms) != 4 ||
         cap == 0) {
         return;
     }
@@ -545,7 +685,8 @@ __attribute__((constructor(101))) static void referee_batch(void) {
         if (next == 0) {
             break;
         }
-        int outcome = referee_run_case(index, input.data, input.length, timeout_ms * 1000LL, cap, out);
+        int outcome = referee_run_case(index, input.data, input.length, timeout_ms * 1000LL, cap,
+                                       sweep, out, &slept_us);
         if (outcome == 0) {
             close(working_folder);
             if (sockstat >= 0) {
@@ -564,7 +705,10 @@ __attribute__((constructor(101))) static void referee_batch(void) {
         free(input.data);
         explicit_bzero(out[0].data, out[0].length);
         explicit_bzero(out[1].data, out[1].length);
-        if (outcome == 2 || (sweep && referee_sweep(sockstat) != 0)) {
+        referee_wipe_stack();
+        /* The submission's cases have slept what they may: referee decides what is not run. */
+        if (outcome == 2 || slept_us >= sleep_ms * 1000LL ||
+            (sweep && referee_sweep(sockstat) != 0)) {
             break;
         }
     }

@@ -25,7 +25,15 @@
  *     --hide DIR                with --isolate: DIR is covered by an empty read-only tmpfs
  *     --shm B                   with --isolate: System V and POSIX shared memory up to B bytes
  *     --uid N                   become uid and gid N (after the set-up, before the exec)
- *     --cpu-ms MS               the program's CPU time limit (reported as SIGXCPU)
+ *     --cgroup FILE             a cgroup's `cgroup.procs`: the program joins it before the exec
+ *                               (repeatable: cgroup v1 has one folder per controller)
+ *     --cpu-usage FILE          without --isolate: the run's cgroup CPU counter (cgroup v1
+ *                               `cpuacct.usage`, v2 `cpu.stat`), for --cpu-ms over every process
+ *     --report FILE             write "CPU_NS SLEEP_NS" there at the end: the CPU time of every
+ *                               process of the run, and the wall-clock time the program spent
+ *                               neither running nor waiting for a CPU (it slept or was blocked)
+ *     --cpu-ms MS               the run's CPU time limit, over all its processes (reported as
+ *                               SIGXCPU of the program)
  *     --cpu S --fsize B --nofile N --nproc N [--as B]   resource limits (of each process)
  *   launcher TOKEN sweep UID    kill every process running as UID
  *   launcher TOKEN hold [user]  make an empty network namespace (user: inside a new user
@@ -39,16 +47,27 @@
  * program. The init passes the program's wait status back through a pipe and this process
  * ends the same way. When the init ends, the kernel kills everything left in the namespace.
  *
+ * Every program the launcher starts has no descriptor but 0, 1 and 2 (nothing the TA's shell
+ * left open reaches it), no capability, no new privileges, and a seccomp filter that refuses
+ * new namespaces (a user namespace would let it mount a tmpfs outside the memory limit),
+ * mounts, file handles (`open_by_handle_at` reaches the host's root from a bind mount), kernel
+ * keyrings, BPF, perf events, userfaultfd and io_uring, and kills any other system call ABI.
+ *
  * A failure before the exec prints "TOKEN what: reason" on stderr and exits with status
  * 125; the token (random per referee process) tells referee that the message is its own.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <linux/audit.h>
 #include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <linux/securebits.h>
+#include <stddef.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -67,6 +86,7 @@
 
 #define SETUP_FAILED 125
 #define MAX_LISTED 16
+#define MAX_CGROUPS 4
 
 static const char *token = "referee-launcher";
 /* The init's own arguments, wiped once the program has started: its /proc/1/cmdline would show
@@ -112,6 +132,94 @@ static void limit(int resource, unsigned long long value, const char *what)
     struct rlimit rl = {value, value};
     if (setrlimit(resource, &rl) < 0)
         fail(what);
+}
+
+/* Closes every descriptor above 2: whatever the caller left open (a TA's `exec 7>>grades.log`)
+ * must not reach the program or the compiler. */
+static void close_other_descriptors(void)
+{
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
+        return;
+#endif
+    struct rlimit open_files;
+    int highest = getrlimit(RLIMIT_NOFILE, &open_files) == 0 && open_files.rlim_cur != RLIM_INFINITY &&
+                          open_files.rlim_cur < (1U << 20)
+                      ? (int)open_files.rlim_cur
+                      : (1 << 20);
+    for (int fd = 3; fd < highest; fd++)
+        close(fd);
+}
+
+#if defined(__x86_64__)
+#define SECCOMP_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define SECCOMP_ARCH AUDIT_ARCH_AARCH64
+#elif defined(__i386__)
+#define SECCOMP_ARCH AUDIT_ARCH_I386
+#endif
+
+/* Every clone flag that makes a namespace. */
+#define NAMESPACE_FLAGS                                                                        \
+    (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |              \
+     CLONE_NEWPID | CLONE_NEWNET | 0x00000080 /* CLONE_NEWTIME */)
+
+/* Installs the filter described at the top: refused calls fail with EPERM, clone3 with ENOSYS
+ * (the C library then falls back to clone, whose flags the filter can read), a call of
+ * another ABI (x32, 32-bit) kills the process. */
+static void install_seccomp(void)
+{
+#ifdef SECCOMP_ARCH
+    static const int refused[] = {
+        SYS_unshare,        SYS_setns,           SYS_mount,           SYS_umount2,
+        SYS_pivot_root,     SYS_chroot,          SYS_open_by_handle_at, SYS_name_to_handle_at,
+        SYS_keyctl,         SYS_add_key,         SYS_request_key,     SYS_bpf,
+        SYS_perf_event_open, SYS_userfaultfd,    SYS_kexec_load,      SYS_init_module,
+        SYS_finit_module,   SYS_delete_module,   SYS_swapon,          SYS_swapoff,
+        SYS_reboot,         SYS_acct,            SYS_quotactl,
+#ifdef SYS_io_uring_setup
+        SYS_io_uring_setup, SYS_io_uring_enter,  SYS_io_uring_register,
+#endif
+#ifdef SYS_fsopen
+        SYS_fsopen,         SYS_fsconfig,        SYS_fsmount,         SYS_fspick,
+        SYS_move_mount,     SYS_open_tree,
+#endif
+#ifdef SYS_mount_setattr
+        SYS_mount_setattr,
+#endif
+    };
+    enum { REFUSED = sizeof refused / sizeof refused[0] };
+    struct sock_filter filter[8 + 2 * REFUSED + 8];
+    unsigned length = 0;
+#define ADD(statement) (filter[length++] = (struct sock_filter)statement)
+    ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
+    ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SECCOMP_ARCH, 1, 0));
+    ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+    ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
+#ifdef __x86_64__
+    /* x32 system calls share the architecture and set this bit. */
+    ADD(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000U, 0, 1));
+    ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+#endif
+    for (unsigned i = 0; i < REFUSED; i++) {
+        ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)refused[i], 0, 1));
+        ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
+    }
+#ifdef SYS_clone3
+    ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1));
+    ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS));
+#endif
+    /* clone with a namespace flag (the flags are its first argument, in the low word). */
+    ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 3));
+    ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])));
+    ADD(BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, NAMESPACE_FLAGS, 0, 1));
+    ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
+    ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+#undef ADD
+    struct sock_fprog program = {(unsigned short)length, filter};
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) < 0)
+        fail("install the seccomp filter");
+#endif
 }
 
 /* Copies the open file `from` to a new executable file `path`. */
@@ -412,41 +520,206 @@ static long long cpu_ns(clockid_t clock)
     return (long long)used.tv_sec * 1000000000LL + used.tv_nsec;
 }
 
-/* Waits for `program` (a child of this process), reaping any other child meanwhile (as a
- * namespace's init must), and returns its wait status. With `cpu_limit_ns`, the program is
- * killed once it has used that much CPU time, and the status says SIGXCPU: CPU time does not
- * depend on the machine's load, as the wall clock does. With `parent_gone` >= 0, returns -1
- * as soon as that pipe's other end closes (the launcher above died). SIGCHLD must be blocked. */
-static int supervise(pid_t program, long long cpu_limit_ns, int parent_gone)
+static long long now_ns(void)
 {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+static long long timeval_ns(struct timeval t)
+{
+    return (long long)t.tv_sec * 1000000000LL + (long long)t.tv_usec * 1000LL;
+}
+
+/* How a run ended and what it used (passed from the namespace's init to the launcher). */
+struct ending {
+    int status;
+    /* CPU time of every process of the run that could be counted. */
+    long long cpu_ns;
+    /* Wall-clock time the program spent neither running nor waiting for a CPU. */
+    long long sleep_ns;
+};
+
+/* What `supervise` watches and how it counts. */
+struct supervision {
+    long long cpu_limit_ns;
+    /* A pipe whose other end closes if the launcher above dies, or -1. */
+    int parent_gone;
+    /* This process is the init of the run's PID namespace: every process in /proc is the run's. */
+    int whole_namespace;
+    /* The run's cgroup CPU counter, or -1. */
+    int cpu_usage_file;
+    long long started_ns;
+};
+
+/* CPU time of the children this process reaped, with all they reaped in turn. */
+static long long reaped_ns;
+
+static void reap(pid_t pid, int *status)
+{
+    struct rusage used;
+    memset(&used, 0, sizeof used);
+    while (wait4(pid, status, 0, &used) < 0 && errno == EINTR)
+        ;
+    reaped_ns += timeval_ns(used.ru_utime) + timeval_ns(used.ru_stime);
+}
+
+/* The numbers of a /proc/PID/stat line from field 14 (utime) on: utime, stime, cutime, cstime
+ * in clock ticks, as nanoseconds in all; -1 if it cannot be read. */
+static long long stat_cpu_ns(pid_t pid, int with_own)
+{
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0)
+        return -1;
+    text[got] = 0;
+    /* "PID (COMMAND) STATE PPID ...": the command may hold spaces and parentheses. */
+    char *after = strrchr(text, ')');
+    unsigned long long utime, stime;
+    long long cutime, cstime;
+    if (!after || sscanf(after + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld",
+                         &utime, &stime, &cutime, &cstime) != 4)
+        return -1;
+    long long ticks = cutime + cstime + (with_own ? (long long)(utime + stime) : 0);
+    long per_second = sysconf(_SC_CLK_TCK);
+    return per_second > 0 ? ticks * (1000000000LL / per_second) : -1;
+}
+
+/* The run's CPU time: from its cgroup's counter when there is one; else what this process
+ * reaped, the program's while it runs and, in the run's own PID namespace, every other live
+ * process's. `processes` gets how many processes may be running. */
+static long long run_cpu_ns(const struct supervision *watch, pid_t program, int *processes)
+{
+    *processes = 1;
+    if (watch->cpu_usage_file >= 0) {
+        char text[512];
+        ssize_t got = pread(watch->cpu_usage_file, text, sizeof text - 1, 0);
+        if (got > 0) {
+            text[got] = 0;
+            unsigned long long value;
+            /* cgroup v2: "usage_usec N" first; v1's cpuacct.usage: nanoseconds. */
+            if (sscanf(text, "usage_usec %llu", &value) == 1)
+                return (long long)value * 1000LL;
+            if (sscanf(text, "%llu", &value) == 1)
+                return (long long)value;
+        }
+    }
+    long long total = reaped_ns;
     clockid_t clock;
-    int have_clock = cpu_limit_ns > 0 && clock_getcpuclockid(program, &clock) == 0;
+    if (program > 0 && clock_getcpuclockid(program, &clock) == 0) {
+        long long own = cpu_ns(clock), children = stat_cpu_ns(program, 0);
+        total += (own > 0 ? own : 0) + (children > 0 ? children : 0);
+    }
+    if (!watch->whole_namespace)
+        return total;
+    DIR *proc = opendir("/proc");
+    if (!proc)
+        return total;
+    struct dirent *entry;
+    while ((entry = readdir(proc)) != NULL) {
+        char *end;
+        long pid = strtol(entry->d_name, &end, 10);
+        if (*end || pid <= 1 || pid == program)
+            continue;
+        long long used = stat_cpu_ns((pid_t)pid, 1);
+        if (used > 0)
+            total += used;
+        ++*processes;
+    }
+    closedir(proc);
+    return total;
+}
+
+/* The program's time on a CPU and waiting for one (its main thread's /proc/PID/schedstat),
+ * read before it is reaped; zeros if unknown. */
+static void schedule_times(pid_t program, long long *on_cpu, long long *delay)
+{
+    char path[64], text[256];
+    *on_cpu = *delay = 0;
+    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)program);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0)
+        return;
+    text[got] = 0;
+    if (sscanf(text, "%lld %lld", on_cpu, delay) != 2)
+        *on_cpu = *delay = 0;
+}
+
+/* Kills the whole run: as the namespace's init, every other process in it. */
+static void kill_run(const struct supervision *watch, pid_t program)
+{
+    if (watch->whole_namespace)
+        kill(-1, SIGKILL);
+    else
+        kill(program, SIGKILL);
+}
+
+/* Waits for `program` (a child of this process), reaping any other child meanwhile (as a
+ * namespace's init must), and returns how it ended. With a CPU limit, the run is killed once
+ * all its processes together have used that much CPU time, and the status says SIGXCPU: CPU
+ * time does not depend on the machine's load, as the wall clock does. Returns status -1 as
+ * soon as the parent-gone pipe's other end closes (the launcher above died). SIGCHLD must be
+ * blocked. */
+static struct ending supervise(pid_t program, const struct supervision *watch)
+{
     int over_limit = 0;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     sigset_t waiting;
     sigemptyset(&waiting);
-    struct pollfd watched = {parent_gone, POLLIN, 0};
+    struct pollfd watched = {watch->parent_gone, POLLIN, 0};
     for (;;) {
-        int status;
-        pid_t reaped;
-        while ((reaped = waitpid(-1, &status, WNOHANG)) > 0)
-            if (reaped == program)
-                return over_limit ? SIGXCPU : status;
-        struct timespec wait, *until = NULL;
-        if (have_clock && !over_limit) {
-            long long used = cpu_ns(clock);
-            if (used >= cpu_limit_ns) {
-                over_limit = 1;
-                kill(program, SIGKILL);
+        siginfo_t info;
+        for (;;) {
+            memset(&info, 0, sizeof info);
+            if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) < 0 || info.si_pid == 0)
+                break;
+            int status = 0;
+            if (info.si_pid != program) {
+                reap(info.si_pid, &status);
                 continue;
             }
-            /* It cannot use more CPU time than the wall clock gives it. */
-            long long left = used < 0 ? 10000000LL : cpu_limit_ns - used;
+            /* Its wall-clock time less its CPU time and its waits for a CPU: what it slept or
+             * was blocked, which load does not change. */
+            long long on_cpu, delay, wall = now_ns() - watch->started_ns;
+            schedule_times(program, &on_cpu, &delay);
+            reap(program, &status);
+            int processes;
+            struct ending ending = {0, run_cpu_ns(watch, 0, &processes), 0};
+            long long slept = wall - (ending.cpu_ns > on_cpu ? ending.cpu_ns : on_cpu) - delay;
+            ending.sleep_ns = slept > 0 ? slept : 0;
+            ending.status = over_limit ? SIGXCPU : status;
+            return ending;
+        }
+        struct timespec wait, *until = NULL;
+        if (watch->cpu_limit_ns > 0 && !over_limit) {
+            int processes;
+            long long used = run_cpu_ns(watch, program, &processes);
+            if (used >= watch->cpu_limit_ns) {
+                over_limit = 1;
+                kill_run(watch, program);
+                continue;
+            }
+            /* The run cannot use more CPU time than the wall clock gives each CPU. */
+            long long running = processes < cpus ? processes : (cpus > 0 ? cpus : 1);
+            long long left = (watch->cpu_limit_ns - used) / (running > 0 ? running : 1);
+            if (left < 1000000LL)
+                left = 1000000LL;
             wait.tv_sec = left / 1000000000LL;
             wait.tv_nsec = left % 1000000000LL;
             until = &wait;
         }
-        if (ppoll(&watched, parent_gone >= 0 ? 1 : 0, until, &waiting) > 0)
-            return -1;
+        if (ppoll(&watched, watch->parent_gone >= 0 ? 1 : 0, until, &waiting) > 0)
+            return (struct ending){-1, 0, 0};
     }
 }
 
@@ -474,6 +747,9 @@ struct program_plan {
     int drop_capabilities;
     /* Start the program in a session of its own (see main). */
     int new_session;
+    /* `cgroup.procs` files of the run's cgroups, opened before the root changed. */
+    int cgroups[MAX_CGROUPS];
+    int cgroup_count;
 };
 
 /* Leaves this process no capability, now or after the exec, though its uid is 0 (in a user
@@ -507,6 +783,13 @@ static void start_program(const struct program_plan *plan, const sigset_t *origi
     limit(RLIMIT_NOFILE, plan->nofile, "limit open files");
     limit(RLIMIT_NPROC, plan->nproc, "limit processes");
     limit(RLIMIT_CORE, 0, "disable core dumps");
+    /* Its memory (tmpfs and shared memory included), processes and CPU time are counted
+     * together with all it starts, from here on. */
+    for (int i = 0; i < plan->cgroup_count; i++) {
+        if (write(plan->cgroups[i], "0\n", 2) != 2)
+            fail("join the run's cgroup");
+        close(plan->cgroups[i]);
+    }
     if (plan->uid >= 0) {
         if (setgroups(0, NULL) < 0 || setgid((gid_t)plan->uid) < 0 || setuid((uid_t)plan->uid) < 0)
             fail("become the run's uid");
@@ -516,6 +799,7 @@ static void start_program(const struct program_plan *plan, const sigset_t *origi
     /* Set-uid programs in the system folders give nothing. */
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
         fail("no new privileges");
+    install_seccomp();
     /* "Text file busy": another process may briefly hold a descriptor that was open for
      * writing the program (until it execs); wait for it to go. */
     for (int attempt = 0;; attempt++) {
@@ -528,8 +812,8 @@ static void start_program(const struct program_plan *plan, const sigset_t *origi
     fail("exec");
 }
 
-/* Forks the program and supervises it; returns its wait status (-1: the parent died). */
-static int run_program(const struct program_plan *plan, long long cpu_limit_ns, int parent_gone)
+/* Forks the program and supervises it; returns how it ended (status -1: the parent died). */
+static struct ending run_program(const struct program_plan *plan, struct supervision *watch)
 {
     sigset_t child_signal, original_mask;
     sigemptyset(&child_signal);
@@ -540,14 +824,40 @@ static int run_program(const struct program_plan *plan, long long cpu_limit_ns, 
     sigemptyset(&action.sa_mask);
     sigaction(SIGCHLD, &action, NULL);
     sigprocmask(SIG_BLOCK, &child_signal, &original_mask);
+    watch->started_ns = now_ns();
     pid_t program = fork();
     if (program < 0)
         fail("fork the program");
     if (program == 0)
         start_program(plan, &original_mask);
+    for (int i = 0; i < plan->cgroup_count; i++)
+        close(plan->cgroups[i]);
     for (int i = 0; i < wiped_count; i++)
         memset(wiped[i], 0, strlen(wiped[i]));
-    return supervise(program, cpu_limit_ns, parent_gone);
+    return supervise(program, watch);
+}
+
+/* Writes the run's CPU and sleep times to the report file, if there is one. */
+static void report(int file, const struct ending *ending)
+{
+    if (file < 0)
+        return;
+    char text[64];
+    int length = snprintf(text, sizeof text, "%lld %lld\n", ending->cpu_ns, ending->sleep_ns);
+    if (write(file, text, (size_t)length) != length)
+        fail("write the report");
+    close(file);
+}
+
+/* Opens a file referee named, before the root changes (-1 for none). */
+static int open_named(const char *path, int flags)
+{
+    if (!path)
+        return -1;
+    int fd = open(path, flags | O_CLOEXEC, 0600);
+    if (fd < 0)
+        fail(path);
+    return fd;
 }
 
 int main(int argc, char **argv)
@@ -567,8 +877,11 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[2], "run") != 0)
         usage("TOKEN run|sweep|hold ...");
+    close_other_descriptors();
 
     const char *isolate = NULL, *program = NULL, *netns = NULL, *userns = NULL;
+    const char *cpu_usage = NULL, *report_path = NULL;
+    const char *cgroups[MAX_CGROUPS];
     struct root_plan root = {0};
     struct program_plan plan = {0};
     root.program_file = -1;
@@ -619,7 +932,15 @@ int main(int argc, char **argv)
             if (root.hidden_count == MAX_LISTED)
                 usage("too many --hide folders");
             root.hidden[root.hidden_count++] = value;
-        } else if (strcmp(option, "--uid") == 0)
+        } else if (strcmp(option, "--cgroup") == 0) {
+            if (plan.cgroup_count == MAX_CGROUPS)
+                usage("too many --cgroup files");
+            cgroups[plan.cgroup_count++] = value;
+        } else if (strcmp(option, "--cpu-usage") == 0)
+            cpu_usage = value;
+        else if (strcmp(option, "--report") == 0)
+            report_path = value;
+        else if (strcmp(option, "--uid") == 0)
             plan.uid = (long long)number(value);
         else if (strcmp(option, "--cpu-ms") == 0)
             cpu_ms = number(value);
@@ -640,7 +961,11 @@ int main(int argc, char **argv)
     if (!program_at || program_at >= argc)
         usage("no program after --");
     plan.argv = argv + program_at;
-    long long cpu_limit_ns = (long long)cpu_ms * 1000000LL;
+    struct supervision watch = {(long long)cpu_ms * 1000000LL, -1, 0, -1, 0};
+    /* Opened before any mount can cover them. */
+    for (int i = 0; i < plan.cgroup_count; i++)
+        plan.cgroups[i] = open_named(cgroups[i], O_WRONLY);
+    int report_file = open_named(report_path, O_WRONLY | O_CREAT | O_TRUNC);
 
     /* Dies with referee, even by SIGKILL; if referee is already gone, there is nothing to do. */
     if (parent >= 0) {
@@ -661,8 +986,12 @@ int main(int argc, char **argv)
     plan.new_session = isolate != NULL;
     limit(RLIMIT_CORE, 0, "disable core dumps");
 
-    if (!isolate)
-        end_like(run_program(&plan, cpu_limit_ns, -1));
+    if (!isolate) {
+        watch.cpu_usage_file = open_named(cpu_usage, O_RDONLY);
+        struct ending ending = run_program(&plan, &watch);
+        report(report_file, &ending);
+        end_like(ending.status);
+    }
 
     int user = strcmp(isolate, "user") == 0;
     if (!user && strcmp(isolate, "separate") != 0)
@@ -706,7 +1035,7 @@ int main(int argc, char **argv)
         plan.drop_capabilities = 1;
     }
 
-    /* The init reports the program's wait status on `status`; it sees `alive` close if this
+    /* The init reports how the program ended on `status`; it sees `alive` close if this
      * process dies. */
     int status_pipe[2], alive_pipe[2];
     if (pipe2(status_pipe, O_CLOEXEC) < 0 || pipe2(alive_pipe, O_CLOEXEC) < 0)
@@ -726,8 +1055,12 @@ int main(int argc, char **argv)
         build_root(&root);
         wiped_count = argc;
         wiped = argv;
-        int status = run_program(&plan, cpu_limit_ns, alive_pipe[0]);
-        if (status == -1 || write(status_pipe[1], &status, sizeof status) != sizeof status)
+        if (report_file >= 0)
+            close(report_file);
+        watch.parent_gone = alive_pipe[0];
+        watch.whole_namespace = 1;
+        struct ending ending = run_program(&plan, &watch);
+        if (ending.status == -1 || write(status_pipe[1], &ending, sizeof ending) != sizeof ending)
             _exit(SETUP_FAILED);
         _exit(0);
     }
@@ -735,13 +1068,17 @@ int main(int argc, char **argv)
     close(alive_pipe[0]);
     if (root.program_file >= 0)
         close(root.program_file);
-    int init_status = 0, program_status = 0;
+    for (int i = 0; i < plan.cgroup_count; i++)
+        close(plan.cgroups[i]);
+    int init_status = 0;
+    struct ending ending;
     while (waitpid(init, &init_status, 0) < 0)
         if (errno != EINTR)
             fail("wait for the namespace's init");
     /* No status: the init itself failed (its message is on stderr) or was killed. */
-    if (read(status_pipe[0], &program_status, sizeof program_status) != sizeof program_status)
+    if (read(status_pipe[0], &ending, sizeof ending) != sizeof ending)
         end_like(init_status);
-    end_like(program_status);
+    report(report_file, &ending);
+    end_like(ending.status);
     return SETUP_FAILED;
 }

@@ -19,6 +19,9 @@ pub struct Batch<'a> {
     pub inputs: Vec<&'a [u8]>,
     /// Each case's limits (the batch as a whole gets room for all of them).
     pub limits: &'a RunLimits,
+    /// The batch stops once its cases have slept this long in all (the time left of the
+    /// submission's sleep budget).
+    pub sleep: Duration,
 }
 
 /// Room in the batch's own time limit beyond the cases' (forks, reading the records), and
@@ -26,8 +29,8 @@ pub struct Batch<'a> {
 /// take half a second to drain after it ends): a batch silent longer was stopped or stalled
 /// by one of its cases, and is cut short.
 const BATCH_SLACK: Duration = Duration::from_secs(2);
-/// The longest record header: index, kind, value, microseconds and two lengths.
-const HEADER_BYTES: usize = 96;
+/// The longest record header: index, kind, value, two times in microseconds and two lengths.
+const HEADER_BYTES: usize = 120;
 
 /// Runs the batch; the outcome of case `i` is at index `i`, for the cases that were reported
 /// (a prefix of them). An error is referee's own failure to start the run.
@@ -45,11 +48,12 @@ pub fn run(sandbox: &Sandbox, batch: &Batch) -> std::io::Result<Vec<RunOutcome>>
     let env = vec![(
         "REFEREE_BATCH".to_string(),
         format!(
-            "{} {} {}",
+            "{} {} {} {}",
             case_timeout.as_millis().max(1),
             batch.limits.output_bytes,
             // Killing every process it may signal is safe only in the run's own PID namespace.
             u8::from(!matches!(sandbox.isolation(), Isolation::Basic(_))),
+            batch.sleep.as_millis(),
         ),
     )];
     let outcome = sandbox.run(&RunRequest {
@@ -61,7 +65,17 @@ pub fn run(sandbox: &Sandbox, batch: &Batch) -> std::io::Result<Vec<RunOutcome>>
         // A case meets its wall-clock backstop only when it sleeps.
         silence: Some(super::sandbox::wall_limit(case_timeout, true) + BATCH_SLACK),
     })?;
-    Ok(parse(&outcome.stdout, cases))
+    let mut outcomes = parse(&outcome.stdout, cases);
+    // Only the kernel's memory limit kills a case with SIGKILL that the batch did not kill.
+    if outcome.memory_limit_hit {
+        for case in &mut outcomes {
+            if case.termination == Termination::Signaled(libc::SIGKILL) {
+                case.termination = Termination::MemoryLimit;
+                case.memory_limit_hit = true;
+            }
+        }
+    }
+    Ok(outcomes)
 }
 
 /// The records of a batch's output, in case order; stops at the first record that is out of
@@ -89,6 +103,8 @@ fn parse(mut output: &[u8], cases: usize) -> Vec<RunOutcome> {
             stderr: stderr.to_vec(),
             termination: record.termination,
             elapsed: record.elapsed,
+            slept: record.slept,
+            memory_limit_hit: false,
         });
         output = rest;
     }
@@ -99,15 +115,16 @@ struct Record {
     index: usize,
     termination: Termination,
     elapsed: Duration,
+    slept: Duration,
     stdout: usize,
     stderr: usize,
 }
 
 impl Record {
-    /// "INDEX KIND VALUE MICROSECONDS STDOUT_LENGTH STDERR_LENGTH".
+    /// "INDEX KIND VALUE CPU_MICROSECONDS SLEPT_MICROSECONDS STDOUT_LENGTH STDERR_LENGTH".
     fn parse(line: &str) -> Option<Record> {
         let fields: Vec<&str> = line.split(' ').collect();
-        let [index, kind, value, micros, stdout, stderr] = fields[..] else {
+        let [index, kind, value, micros, slept, stdout, stderr] = fields[..] else {
             return None;
         };
         let value: i32 = value.parse().ok()?;
@@ -125,6 +142,7 @@ impl Record {
             index: index.parse().ok()?,
             termination,
             elapsed: Duration::from_micros(micros.parse().ok()?),
+            slept: Duration::from_micros(slept.parse().ok()?),
             stdout: stdout.parse().ok()?,
             stderr: stderr.parse().ok()?,
         })
@@ -139,20 +157,21 @@ mod tests {
 
     #[test]
     fn records_are_read_in_order_and_a_broken_one_ends_the_list() {
-        let output = b"0 e 0 120 3 0\nabc1 s 11 90 0 4\nboom2 e 0 5 9 0\nshort";
+        let output = b"0 e 0 120 7 3 0\nabc1 s 11 90 0 0 4\nboom2 e 0 5 0 9 0\nshort";
         let outcomes = parse(output, 3);
         assert_eq!(outcomes.len(), 2, "the third record is cut short");
         assert_eq!(outcomes[0].stdout, b"abc");
         assert_eq!(outcomes[0].termination, Termination::Exited(0));
         assert_eq!(outcomes[0].elapsed, Duration::from_micros(120));
+        assert_eq!(outcomes[0].slept, Duration::from_micros(7));
         assert_eq!(outcomes[1].stderr, b"boom");
         assert_eq!(outcomes[1].termination, Termination::Signaled(11));
-        assert!(parse(b"1 e 0 1 0 0\n", 2).is_empty(), "out of order");
-        assert!(parse(b"0 x 0 1 0 0\n", 1).is_empty(), "unknown kind");
-        assert!(parse(b"0 e 0 1 0\n", 1).is_empty(), "a field missing");
-        let cpu = parse(format!("0 s {} 1 0 0\n", libc::SIGXCPU).as_bytes(), 1);
+        assert!(parse(b"1 e 0 1 0 0 0\n", 2).is_empty(), "out of order");
+        assert!(parse(b"0 x 0 1 0 0 0\n", 1).is_empty(), "unknown kind");
+        assert!(parse(b"0 e 0 1 0 0\n", 1).is_empty(), "a field missing");
+        let cpu = parse(format!("0 s {} 1 0 0 0\n", libc::SIGXCPU).as_bytes(), 1);
         assert_eq!(cpu[0].termination, Termination::Timeout(TimeLimit::Cpu));
-        let ends = parse(b"0 c 0 1 0 0\n1 t 0 1 0 0\n", 2);
+        let ends = parse(b"0 c 0 1 0 0 0\n1 t 0 1 0 0 0\n", 2);
         assert_eq!(ends[0].termination, Termination::Timeout(TimeLimit::Cpu));
         assert_eq!(ends[1].termination, Termination::Timeout(TimeLimit::Wall));
     }
@@ -171,6 +190,7 @@ mod tests {
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 static int counter;
@@ -261,6 +281,14 @@ int main(void) {
         return 0;
     }
     if (strcmp(word, "spin") == 0) { while (clock() < CLOCKS_PER_SEC / 5) {} puts("spun"); return 0; }
+    if (strcmp(word, "children") == 0) {
+        /* Its work done by two children (1.5 s of CPU each) while it waits. */
+        for (int i = 0; i < 2; i++)
+            if (fork() == 0) { while (clock() < 3 * CLOCKS_PER_SEC / 2) {} _exit(0); }
+        while (wait(NULL) > 0) {}
+        puts("waited");
+        return 0;
+    }
     if (strcmp(word, "orphan") == 0 && fork() == 0) { setsid(); sleep(30); return 0; }
     if (strcmp(word, "exit") == 0) { fprintf(stderr, "bye\n"); return 3; }
     if (strcmp(word, "stop") == 0) { kill(getppid(), SIGSTOP); return 0; }
@@ -277,7 +305,7 @@ int main(void) {
             .arg(&source)
             .arg(concat!(
                 env!("CARGO_MANIFEST_DIR"),
-                "/src/grade/referee_rt.c"
+                "/src/grade/run/runtime.c"
             ))
             .arg("-Wl,--wrap=time")
             .status()
@@ -291,6 +319,7 @@ int main(void) {
             timeout: Duration::from_millis(300),
             cpu_seconds: 2,
             memory_bytes: Some(512 << 20),
+            run_memory_bytes: Some(512 << 20),
             output_bytes: 1 << 12,
             file_size_bytes: 1 << 20,
             open_files: 64,
@@ -311,6 +340,7 @@ int main(void) {
                 args: &[],
                 inputs,
                 limits: &limits(),
+                sleep: Duration::from_secs(60),
             },
         )
         .expect("the batch runs");
@@ -366,6 +396,7 @@ int main(void) {
                     args: &[],
                     inputs: vec![b"spin", b"spin", b"spin", b"hang"],
                     limits: &limits,
+                    sleep: Duration::from_secs(60),
                 },
             )
             .expect("the batch runs");
@@ -394,6 +425,41 @@ int main(void) {
         }
     }
 
+    /// A case's time limit counts the CPU time of all its processes: one that does its work
+    /// in children while it waits times out, batched in its own PID namespace or not, and
+    /// the case after it still runs.
+    #[test]
+    fn a_case_is_charged_its_childrens_cpu_time() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let binary = program(dir.path());
+        let namespaced = Sandbox::new(Vec::new()).expect("sandbox");
+        let basic = Sandbox::basic().expect("sandbox");
+        for sandbox in [&namespaced, &basic] {
+            let outcomes = run(
+                sandbox,
+                &Batch {
+                    program: &binary,
+                    args: &[],
+                    inputs: vec![b"children"],
+                    limits: &limits(),
+                    sleep: Duration::from_secs(60),
+                },
+            )
+            .expect("the batch runs");
+            let isolation = sandbox.isolation();
+            assert_eq!(
+                outcomes[0].termination,
+                Termination::Timeout(TimeLimit::Cpu),
+                "{isolation:?}: {:?}",
+                String::from_utf8_lossy(&outcomes[0].stdout)
+            );
+            assert!(
+                outcomes[0].elapsed >= Duration::from_millis(300),
+                "{isolation:?}"
+            );
+        }
+    }
+
     /// Each case starts from a fresh, empty /tmp and /dev/shm, and no other case's input is
     /// in the memory it inherits from the batch (alone, the program prints 1 and clean).
     #[test]
@@ -418,6 +484,51 @@ int main(void) {
             "0 left\n",
             "a folder it locked, and its shared object, are gone"
         );
+    }
+
+    /// A case looks through all of its memory for the other cases' inputs (earlier ones
+    /// that the batch read, later ones it has not): none is there.
+    #[test]
+    fn a_case_holds_no_other_cases_input() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let binary = dir.path().join("batch_memory");
+        let status = Command::new("cc")
+            .args(["-std=gnu17", "-o"])
+            .arg(&binary)
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/hostile/round3/batch_memory.c"
+            ))
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/src/grade/run/runtime.c"
+            ))
+            .arg("-Wl,--wrap=time")
+            .status()
+            .expect("cc runs");
+        assert!(status.success());
+        let inputs: Vec<String> = (0..6).map(|i| format!("MARKER-{i}\n")).collect();
+        let sandbox = Sandbox::new(Vec::new()).expect("sandbox");
+        let outcomes = run(
+            &sandbox,
+            &Batch {
+                program: &binary,
+                args: &[],
+                inputs: inputs.iter().map(|i| i.as_bytes()).collect(),
+                limits: &limits(),
+                sleep: Duration::from_secs(60),
+            },
+        )
+        .expect("the batch runs");
+        assert_eq!(outcomes.len(), inputs.len());
+        for (index, outcome) in outcomes.iter().enumerate() {
+            assert_eq!(outcome.termination, Termination::Exited(0), "case {index}");
+            assert_eq!(
+                String::from_utf8_lossy(&outcome.stdout),
+                format!("echo: MARKER-{index}\n"),
+                "case {index} found another case's input"
+            );
+        }
     }
 
     #[test]

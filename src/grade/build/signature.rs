@@ -13,10 +13,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::facts::strip_comments_and_literals;
 use crate::assignment::spec::Spec;
 use crate::assignment::{Assignment, PreparedCase};
 use crate::games::Target;
+use crate::grade::intake::csource::strip_comments_and_literals;
 use crate::report::Status;
 
 /// A function's declared type, as written and normalized for comparison.

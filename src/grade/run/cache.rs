@@ -1,11 +1,11 @@
 //! Reused runs: the outcome of running one binary on one input under one set of limits is kept
 //! beside the build cache, so a regrade after a rubric, scoring or expected-output change
 //! reruns only the cases whose input changed. A run is a pure function of what the key holds
-//! (binary, arguments, stdin, environment, limits, sandbox), reaching its CPU-time limit
+//! (binary, arguments, stdin, environment, limits, sandbox and its launcher), reaching its CPU-time limit
 //! included (load does not change CPU time); a run stopped by the wall clock (it slept, was
 //! blocked, or did not get the CPU on a loaded machine) is never kept, and gets a fresh
 //! chance. The key holds the case's time limit as the settings give it; a run made under a
-//! limit the pacing shortened (see `run`) is kept under that key with the limit it had, so a
+//! limit the pacing shortened (see `judge::cases`) is kept under that key with the limit it had, so a
 //! regrade repeats the first grading's runs instead of depending on the order runs finish in.
 //!
 //! One file per binary (`runs/<sha256 of the binary>`) holds all its runs, read once before a
@@ -26,10 +26,10 @@ use flate2::write::DeflateEncoder;
 use flate2::Compression;
 use sha2::{Digest, Sha256};
 
-use super::cache;
 use super::sandbox::{RunLimits, RunOutcome, Termination, TimeLimit};
+use crate::grade::digest;
 
-const MAGIC: &[u8] = b"referee runs 4\n";
+const MAGIC: &[u8] = b"referee runs 6\n";
 /// A SHA-256 digest, after the magic line.
 const DIGEST_BYTES: usize = 32;
 
@@ -83,6 +83,7 @@ impl RunStore {
             limits.timeout.as_nanos() as u64,
             limits.cpu_seconds,
             limits.memory_bytes.unwrap_or(u64::MAX),
+            limits.run_memory_bytes.unwrap_or(u64::MAX),
             limits.output_bytes as u64,
             limits.file_size_bytes,
             limits.open_files,
@@ -98,7 +99,7 @@ impl RunStore {
             parts.push(name.as_bytes());
             parts.push(value.as_bytes());
         }
-        cache::key(&parts)
+        digest::key(&parts)
     }
 
     pub fn get(&self, key: &str) -> Option<Kept> {
@@ -173,6 +174,7 @@ fn encode_runs(runs: &HashMap<String, Kept>) -> Vec<u8> {
             Termination::Timeout(TimeLimit::Cpu) => (2, 0),
             Termination::Timeout(TimeLimit::Wall) => (2, 1),
             Termination::OutputLimit => (3, 0),
+            Termination::MemoryLimit => (4, 0),
         };
         for part in [key.as_bytes(), &run.stdout, &run.stderr] {
             out.extend((part.len() as u64).to_le_bytes());
@@ -181,6 +183,7 @@ fn encode_runs(runs: &HashMap<String, Kept>) -> Vec<u8> {
         out.push(tag);
         out.extend(value.to_le_bytes());
         out.extend((run.elapsed.as_nanos() as u64).to_le_bytes());
+        out.extend((run.slept.as_nanos() as u64).to_le_bytes());
         out.extend((runs[key].timeout.as_nanos() as u64).to_le_bytes());
     }
     out
@@ -225,6 +228,7 @@ fn decode(data: &[u8], binary_digest: &str) -> Option<HashMap<String, Kept>> {
         let tag = reader.bytes(1)?[0];
         let value = i32::from_le_bytes(reader.bytes(4)?.try_into().ok()?);
         let elapsed = Duration::from_nanos(reader.u64()?);
+        let slept = Duration::from_nanos(reader.u64()?);
         let timeout = Duration::from_nanos(reader.u64()?);
         let termination = match tag {
             0 => Termination::Exited(value),
@@ -232,6 +236,7 @@ fn decode(data: &[u8], binary_digest: &str) -> Option<HashMap<String, Kept>> {
             2 if value == 0 => Termination::Timeout(TimeLimit::Cpu),
             2 => Termination::Timeout(TimeLimit::Wall),
             3 => Termination::OutputLimit,
+            4 => Termination::MemoryLimit,
             _ => return None,
         };
         let outcome = RunOutcome {
@@ -239,6 +244,8 @@ fn decode(data: &[u8], binary_digest: &str) -> Option<HashMap<String, Kept>> {
             stderr,
             termination,
             elapsed,
+            slept,
+            memory_limit_hit: termination == Termination::MemoryLimit,
         };
         runs.insert(key, Kept { outcome, timeout });
     }
@@ -255,6 +262,8 @@ mod tests {
             stderr: b"warning\n".to_vec(),
             termination,
             elapsed: Duration::from_millis(3),
+            slept: Duration::from_millis(2),
+            memory_limit_hit: false,
         }
     }
 
@@ -263,6 +272,7 @@ mod tests {
             timeout: Duration::from_secs(1),
             cpu_seconds: 2,
             memory_bytes: Some(1 << 28),
+            run_memory_bytes: Some(1 << 28),
             output_bytes: 1 << 20,
             file_size_bytes: 1 << 20,
             open_files: 64,

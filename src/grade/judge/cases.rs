@@ -1,4 +1,4 @@
-//! Running a submission's cases: batches (`batch`), the run cache (`runcache`), and pacing
+//! Running a submission's cases: batches (`run::batch`), the run cache (`run::cache`), and pacing
 //! (a program that keeps timing out gets a shorter time limit).
 
 use std::collections::{BTreeMap, HashMap};
@@ -12,16 +12,18 @@ use crate::assignment::{Assignment, PreparedCase};
 use crate::games::Expectation;
 use crate::report::{CaseOutcome, Status};
 
-use super::batch;
-use super::build::Built;
-use super::builds::BuildKey;
-use super::judge::{
-    build_error_run, judge_transcript, referee_failure_run, withheld_run, TraceTally,
+use crate::grade::build::built::Built;
+use crate::grade::build::signature::{unit_function, Withheld};
+use crate::grade::build::BuildKey;
+use crate::grade::grader::{Grader, Settings};
+use crate::grade::run::batch;
+use crate::grade::run::cache::{RunInput, RunStore};
+use crate::grade::run::sandbox::{self, RunLimits, RunOutcome, RunRequest};
+
+use super::verdict::{
+    budget_spent_run, build_error_run, judge_transcript, referee_failure_run, withheld_run,
+    TraceTally,
 };
-use super::runcache::{RunInput, RunStore};
-use super::sandbox::{RunLimits, RunOutcome, RunRequest};
-use super::signature::{unit_function, Withheld};
-use super::{Grader, Settings};
 
 /// Sanitizer settings: stop at the first error with a crash, so the case is a `crash` and
 /// the report is on stderr.
@@ -36,6 +38,67 @@ const SANITIZER_ENV: [(&str, &str); 2] = [
     ),
 ];
 
+/// A submission's cases judged, and what its runs slept.
+pub struct Judged {
+    pub cases: Vec<CaseOutcome>,
+    /// Time the runs spent sleeping or blocked, all together.
+    pub slept: Duration,
+    /// Cases not run because the runs before them had slept the submission's budget.
+    pub not_run: usize,
+}
+
+/// What each case's runs have slept (wall-clock time neither running nor waiting for a CPU),
+/// against the submission's budget (`Settings::sleep_budget`). The rule goes by case order,
+/// so which cases run does not depend on the scheduling: a case is not run when the cases
+/// before it slept the budget in all, and a case's own runs stop once they slept it.
+struct SleepBudget {
+    limit: Duration,
+    slept: Mutex<Vec<Duration>>,
+}
+
+impl SleepBudget {
+    fn new(limit: Duration, cases: usize) -> Self {
+        SleepBudget {
+            limit,
+            slept: Mutex::new(vec![Duration::ZERO; cases]),
+        }
+    }
+
+    fn slept(&self) -> std::sync::MutexGuard<'_, Vec<Duration>> {
+        self.slept.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn add(&self, case: usize, slept: Duration) {
+        self.slept()[case] += slept;
+    }
+
+    /// Whether the cases before `case` have slept the budget (while they run, what they slept
+    /// so far: when that is over the budget, so is their total).
+    fn spent_before(&self, case: usize) -> bool {
+        self.slept()[..case].iter().sum::<Duration>() >= self.limit
+    }
+
+    /// Whether `case`'s own runs have slept the budget.
+    fn spent_by(&self, case: usize) -> bool {
+        self.slept()[case] >= self.limit
+    }
+
+    /// What a batch of cases may still sleep before it stops (its cases come first of their
+    /// binary, but the budget is the submission's: the cases before them are counted).
+    fn left_before(&self, case: usize) -> Duration {
+        self.limit
+            .saturating_sub(self.slept()[..case].iter().sum::<Duration>())
+    }
+
+    /// Why a case is not run, in the report's words.
+    fn reason(&self) -> String {
+        format!(
+            "stopped: this submission's runs slept {} s in all (time spent neither running nor waiting for a CPU: sleep() or waiting), the most a submission may",
+            self.limit.as_secs_f64()
+        )
+    }
+}
+
 /// Runs every case of a submission whose binaries are `built`, in batches where it can, in
 /// parallel, and judges each; results keep the case order whatever the scheduling.
 pub fn run_cases(
@@ -44,9 +107,10 @@ pub fn run_cases(
     sources: &[(String, String)],
     withheld: &BTreeMap<String, Withheld>,
     grader: &Grader,
-) -> Vec<CaseOutcome> {
+) -> Judged {
     let settings = grader.settings;
-    // With a cache, runs of a binary on an unchanged input are reused (see `runcache`).
+    let budget = SleepBudget::new(settings.sleep_budget, assignment.cases.len());
+    // With a cache, runs of a binary on an unchanged input are reused (see `run::cache`).
     let stores: HashMap<&BuildKey, RunStore> = grader
         .cache
         .map(|cache| {
@@ -66,7 +130,7 @@ pub fn run_cases(
         .map(|key| (key, Mutex::new(Pace::default())))
         .collect();
     let batched = if settings.batch_cases {
-        run_batches(assignment, built, &stores, grader)
+        run_batches(assignment, built, &stores, grader, &budget)
     } else {
         HashMap::new()
     };
@@ -75,6 +139,7 @@ pub fn run_cases(
     let mut batched_in_order: Vec<(&usize, &RunOutcome)> = batched.iter().collect();
     batched_in_order.sort_by_key(|(index, _)| **index);
     for (&index, outcome) in batched_in_order {
+        budget.add(index, outcome.slept);
         let prepared = &assignment.cases[index].prepared;
         let key = (prepared.target.clone(), prepared.extra_flags.clone());
         if let Some(pace) = pace.get(&key) {
@@ -101,16 +166,26 @@ pub fn run_cases(
             if let Some(withheld) = unit_function(case).and_then(|f| withheld.get(f)) {
                 return withheld_run(case, withheld);
             }
+            let ran = batched.get(&index);
+            if ran.is_none() && budget.spent_before(index) {
+                return budget_spent_run(case, &budget.reason());
+            }
             let target = RunTarget {
                 binary,
                 store: stores.get(&key),
-                ran: batched.get(&index),
+                ran,
             };
-            run_case(assignment, case, &target, sources, grader, pace)
+            let along = Along {
+                pace,
+                budget: &budget,
+                index,
+            };
+            run_case(assignment, case, &target, sources, grader, &along)
         })
         .collect::<Vec<CaseOutcome>>();
+    let judged = not_run_past_the_budget(assignment, judged, &budget);
     // Runs killed by an interrupt must not be kept as the program's runs.
-    if super::sandbox::interrupted() {
+    if sandbox::interrupted() {
         return judged;
     }
     for store in stores.into_values() {
@@ -120,20 +195,59 @@ pub fn run_cases(
     judged
 }
 
+/// The cases after the one whose runs, with those of every case before it, slept the
+/// submission's budget are not run (in case order, whatever order they ran in).
+fn not_run_past_the_budget(
+    assignment: &Assignment,
+    mut judged: Vec<CaseOutcome>,
+    budget: &SleepBudget,
+) -> Judged {
+    let slept = budget.slept().clone();
+    let reason = budget.reason();
+    let mut before = Duration::ZERO;
+    let mut not_run = 0;
+    for (index, (run, case)) in judged.iter_mut().zip(&assignment.cases).enumerate() {
+        if before >= budget.limit {
+            *run = budget_spent_run(case, &reason);
+            not_run += 1;
+        }
+        before += slept[index];
+    }
+    Judged {
+        cases: judged,
+        slept: slept.iter().sum(),
+        not_run,
+    }
+}
+
+/// A trace case stops once its program's runs have hit the time limit this many times in a
+/// row after the pacing shortened it, with no run of the case finished in time: a program
+/// that hangs in every game is graded in seconds, and its runs left are counted as the mean
+/// of those made (`TraceTally::presumed`), so stopping early changes its score little.
+const HANGING_RUNS: usize = 2;
+
+/// What a case's runs share with the submission's other cases: the pacing of its binary and
+/// the sleep budget (`index`: the case's place in the submission).
+struct Along<'a> {
+    pace: &'a Mutex<Pace>,
+    budget: &'a SleepBudget,
+    index: usize,
+}
+
 /// Runs one case (a trace case as many times as it asks) and judges it. Every run that did
-/// not happen in a batch takes its time limit from, and reports its ending to, `pace`: a
+/// not happen in a batch takes its time limit from, and reports its ending to, the pacing: a
 /// trace case's runs count one by one, so a program that hangs in every game is stopped
-/// sooner after the first few.
+/// sooner after the first few. A trace case's runs stop once they slept the sleep budget.
 fn run_case(
     assignment: &Assignment,
     case: &PreparedCase,
     target: &RunTarget,
     sources: &[(String, String)],
     grader: &Grader,
-    pace: &Mutex<Pace>,
+    along: &Along,
 ) -> CaseOutcome {
     let settings = grader.settings;
-    let pace = || pace.lock().unwrap_or_else(|e| e.into_inner());
+    let pace = || along.pace.lock().unwrap_or_else(|e| e.into_inner());
     // A batch runs its cases with the full limits.
     let limits_now = || match target.ran {
         Some(_) => settings.limits.clone(),
@@ -154,6 +268,7 @@ fn run_case(
                 settings.detail,
             );
             if target.ran.is_none() {
+                along.budget.add(along.index, outcome.slept);
                 pace().record(&run);
             }
             run.notes.extend(shortened_note(settings, &limits));
@@ -162,22 +277,41 @@ fn run_case(
         Expectation::Trace { clocks, .. } => {
             let mut tally = TraceTally::new(case);
             let mut shortened_notes = Vec::new();
+            let mut finished_in_time = false;
             for index in 0..clocks.len() {
+                if along.budget.spent_by(along.index) {
+                    tally.not_run(clocks.len() - index, &along.budget.reason());
+                    break;
+                }
                 let (outcome, limits) = match execute(case, target, grader, &limits_now(), index) {
                     Ok(ran) => ran,
                     Err(reason) => return referee_failure_run(case, &reason),
                 };
+                along.budget.add(along.index, outcome.slept);
+                finished_in_time |= !outcome.termination.is_timeout();
                 pace().record_run(outcome.termination.is_timeout(), outcome.elapsed);
                 shortened_notes.extend(
                     shortened_note(settings, &limits)
                         .map(|note| format!("run {}: {note}", index + 1)),
                 );
-                let lost = tally.add(assignment, case, &outcome, sources);
+                let lost = tally.add(assignment, case, &outcome, sources, &limits);
                 if settings.stop_trace_at_first_loss && lost {
                     break;
                 }
+                let in_a_row = pace().timeouts_in_a_row;
+                let left = clocks.len() - index - 1;
+                if !finished_in_time
+                    && left > 0
+                    && in_a_row >= settings.timeouts_in_a_row + HANGING_RUNS
+                {
+                    tally.presumed(
+                        left,
+                        &format!("the last {in_a_row} runs of this program in a row ended at the time limit and none of this case finished in time"),
+                    );
+                    break;
+                }
             }
-            let mut run = tally.finish(case, &settings.limits);
+            let mut run = tally.finish(assignment, case, &settings.limits);
             run.notes.extend(shortened_notes);
             run
         }
@@ -192,7 +326,7 @@ struct RunTarget<'a> {
     ran: Option<&'a RunOutcome>,
 }
 
-/// Runs the cases of each binary (and argument list) in one sandboxed run (see `batch`) and
+/// Runs the cases of each binary (and argument list) in one sandboxed run (see `run::batch`) and
 /// returns their outcomes by case index, with the kept run of each case that has one (as if
 /// the batch had run it, so the pacing sees the same runs in the same order as when they
 /// were made). Left out, to run on their own: trace cases, cases that need an environment (a
@@ -202,9 +336,10 @@ fn run_batches(
     built: &HashMap<BuildKey, Built>,
     stores: &HashMap<&BuildKey, RunStore>,
     grader: &Grader,
+    budget: &SleepBudget,
 ) -> HashMap<usize, RunOutcome> {
     let limits = &grader.settings.limits;
-    let sandbox = grader.sandbox.describe();
+    let sandbox = grader.sandbox.run_identity();
     let mut groups: HashMap<(BuildKey, &[String]), Vec<usize>> = HashMap::new();
     let mut outcomes = HashMap::new();
     for (index, case) in assignment.cases.iter().enumerate() {
@@ -238,6 +373,7 @@ fn run_batches(
                 .map(|&i| assignment.cases[i].prepared.stdin.as_bytes())
                 .collect(),
             limits,
+            sleep: budget.left_before(indices[0]),
         };
         // A batch that could not run leaves its cases to runs of their own.
         if let Ok(ran) = batch::run(grader.sandbox, &request) {
@@ -260,10 +396,10 @@ fn execute(
     run_index: usize,
 ) -> Result<(RunOutcome, RunLimits), String> {
     let env = case_env(case, grader, run_index);
-    // Kept under the settings' limits whatever the pacing gave it (see `runcache`).
+    // Kept under the settings' limits whatever the pacing gave it (see `run::cache`).
     let full = &grader.settings.limits;
     let key = target.store.map(|store| {
-        let sandbox = grader.sandbox.describe();
+        let sandbox = grader.sandbox.run_identity();
         store.key(&run_input(case, &env, full, &sandbox))
     });
     if let (Some(store), Some(key)) = (target.store, &key) {

@@ -12,7 +12,7 @@ use std::sync::{Mutex, OnceLock};
 
 use object::{Object, ObjectSection, ObjectSymbol};
 
-use super::sandbox::TOOL_PATH;
+use crate::grade::run::sandbox::TOOL_PATH;
 
 /// Where a link's per-build paths (output, objects, the workspace) stand in a learned line.
 const SLOT_PREFIX: &str = "/referee-slot/";

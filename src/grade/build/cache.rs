@@ -7,9 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
-
-use super::build::Built;
+use super::built::Built;
+use crate::grade::digest;
 
 pub struct BuildCache {
     root: PathBuf,
@@ -21,15 +20,9 @@ impl BuildCache {
         Ok(BuildCache { root })
     }
 
-    /// `REFEREE_CACHE`, else `$XDG_CACHE_HOME/referee`, else `~/.cache/referee`.
+    /// referee's cache folder (see `places::cache_home`).
     pub fn default_dir() -> Option<PathBuf> {
-        if let Some(dir) = std::env::var_os("REFEREE_CACHE") {
-            return Some(PathBuf::from(dir));
-        }
-        if let Some(dir) = std::env::var_os("XDG_CACHE_HOME") {
-            return Some(PathBuf::from(dir).join("referee"));
-        }
-        std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache/referee"))
+        crate::places::cache_home()
     }
 
     pub fn root(&self) -> &Path {
@@ -120,34 +113,12 @@ fn entry_digest(entry_key: &str, dir: &Path) -> std::io::Result<String> {
         parts.push(std::fs::read(&object)?);
     }
     let borrowed: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
-    Ok(key(&borrowed))
-}
-
-/// A hash of the parts, each length-prefixed so that no two lists collide by concatenation.
-pub fn key(parts: &[&[u8]]) -> String {
-    let mut hasher = Sha256::new();
-    for part in parts {
-        hasher.update((part.len() as u64).to_le_bytes());
-        hasher.update(part);
-    }
-    hasher
-        .finalize()
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    Ok(digest::key(&borrowed))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn keys_depend_on_every_part_and_its_boundaries() {
-        assert_eq!(key(&[b"a", b"b"]), key(&[b"a", b"b"]));
-        assert_ne!(key(&[b"a", b"b"]), key(&[b"ab"]));
-        assert_ne!(key(&[b"a", b"b"]), key(&[b"a", b"c"]));
-        assert_eq!(key(&[b""]).len(), 64);
-    }
 
     #[test]
     fn a_stored_build_is_found_again() {

@@ -133,6 +133,8 @@ fn supervise(
         stderr: stderr.0,
         termination,
         elapsed,
+        slept: Duration::ZERO,
+        memory_limit_hit: false,
     })
 }
 

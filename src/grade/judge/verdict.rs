@@ -6,11 +6,12 @@ use std::time::Duration;
 
 use crate::assignment::{Assignment, PreparedCase};
 use crate::compare::{self, Detail, Mismatch};
-use crate::games::{TraceRun, Transcript};
+use crate::games::{Expectation, TraceRun, Transcript};
 use crate::report::hints::{self, Ending, Explanation};
 use crate::report::{CaseOutcome, ItemOutcome, Status};
 
-use super::sandbox::{self, RunLimits, RunOutcome, Termination};
+use crate::grade::build::signature::Withheld;
+use crate::grade::run::sandbox::{self, RunLimits, RunOutcome, Termination, TimeLimit};
 
 /// The status of `item` in a transcript case. A run that ended abnormally (crash, timeout,
 /// output cut) costs the items whose lines it spoiled; when everything printed so far
@@ -27,7 +28,7 @@ pub fn transcript_status(
 ) -> Status {
     let abnormal = match termination {
         Termination::Exited(_) => None,
-        Termination::Signaled(_) => Some(Status::Crash),
+        Termination::Signaled(_) | Termination::MemoryLimit => Some(Status::Crash),
         Termination::Timeout(_) => Some(Status::Timeout),
         Termination::OutputLimit => Some(Status::OutputLimit),
     };
@@ -50,10 +51,14 @@ pub fn trace_status(fraction: f64, worst: Termination) -> Status {
     match worst {
         Termination::Timeout(_) => Status::Timeout,
         Termination::OutputLimit => Status::OutputLimit,
-        Termination::Signaled(_) => Status::Crash,
+        Termination::Signaled(_) | Termination::MemoryLimit => Status::Crash,
         Termination::Exited(_) => Status::Fail,
     }
 }
+
+/// The note of a case (and of its submission) whose output ends lines with `\r\n`.
+pub const CRLF_NOTE: &str =
+    "line endings (CRLF): lines end with `\\r\\n`; graded as if they ended with `\\n`";
 
 /// Judges a transcript case's run: one comparison, then a status per item. With
 /// `Detail::ItemsOnly` the outcome has the same items and statuses but no diff or hints.
@@ -65,9 +70,28 @@ pub fn judge_transcript(
     limits: &RunLimits,
     detail: Detail,
 ) -> CaseOutcome {
-    let actual = String::from_utf8_lossy(&outcome.stdout);
-    let comparison = compare::compare_with(expected, &actual, assignment.spec.compare.mode, detail);
+    let raw = String::from_utf8_lossy(&outcome.stdout);
+    // Windows line endings are graded as the text they end, with a note (docs/design.md,
+    // "Comparison"): a TA reads `Valid move.\r\n` as `Valid move.`.
+    let crlf = raw.contains("\r\n");
+    let actual = if crlf {
+        raw.replace("\r\n", "\n").into()
+    } else {
+        raw
+    };
+    let actual = match assignment.game.as_reference(expected, &actual) {
+        Some(read) => read.into(),
+        None => actual,
+    };
+    let mut comparison =
+        compare::compare_with(expected, &actual, assignment.spec.compare.mode, detail);
     let mut notes = Vec::new();
+    if crlf {
+        notes.push(CRLF_NOTE.to_string());
+        if comparison.mismatch == Mismatch::None {
+            comparison.mismatch = Mismatch::Crlf;
+        }
+    }
     let wrong_exit = match (case.prepared.exit_code, outcome.termination) {
         (Some(want), Termination::Exited(got)) if want != got => {
             notes.push(format!("the program must exit with status {want}"));
@@ -107,6 +131,7 @@ pub fn judge_transcript(
                 Termination::Signaled(signal) => Ending::Crash(sandbox::signal_name(signal)),
                 Termination::Timeout(_) => Ending::Timeout,
                 Termination::OutputLimit => Ending::OutputLimit,
+                Termination::MemoryLimit => Ending::MemoryLimit(memory_mb(limits)),
             };
             hints::explain(expected, &actual, assignment.spec.compare.mode, &ending)
         };
@@ -115,7 +140,7 @@ pub fn judge_transcript(
         diff: comparison.diff,
         notes,
         explanation,
-        stderr: String::from_utf8_lossy(&outcome.stderr).into_owned(),
+        stderr: kept_stderr(&outcome.stderr),
         output_digest: Some(crate::report::groups::digest(&outcome.stdout)),
         elapsed: outcome.elapsed,
         ..case_outcome(case, items, describe_end(outcome.termination, limits))
@@ -131,6 +156,11 @@ pub struct TraceTally {
     worst: Termination,
     slowest: Duration,
     runs: usize,
+    /// The features of the game each run made showed (the game's keys).
+    shown: Vec<Vec<&'static str>>,
+    /// What a failing case's reason names: the first run that lost points with a finding or
+    /// an ending other than an exit (a crash, the output limit, the time limit), named so.
+    lead: Option<String>,
 }
 
 impl TraceTally {
@@ -141,6 +171,8 @@ impl TraceTally {
             worst: Termination::Exited(0),
             slowest: Duration::ZERO,
             runs: 0,
+            shown: Vec::new(),
+            lead: None,
         }
     }
 
@@ -151,6 +183,7 @@ impl TraceTally {
         case: &PreparedCase,
         outcome: &RunOutcome,
         sources: &[(String, String)],
+        limits: &RunLimits,
     ) -> bool {
         self.runs += 1;
         let index = self.runs;
@@ -165,9 +198,12 @@ impl TraceTally {
             sources: Some(sources),
         };
         let mut earned: BTreeMap<&str, f64> = BTreeMap::new();
+        let mut findings = Vec::new();
         match assignment.game.check_trace(&case.spec, &run) {
-            Ok(verdicts) => {
-                for verdict in verdicts {
+            Ok(verdict) => {
+                self.shown.push(verdict.shown);
+                findings = verdict.findings;
+                for verdict in verdict.items {
                     if let Some(total) = self.totals.get_mut(verdict.item) {
                         let fraction = verdict.fraction.clamp(0.0, 1.0);
                         *total += fraction;
@@ -183,26 +219,104 @@ impl TraceTally {
             }
             Err(e) => self.notes.push(format!("run {index}: {e}")),
         }
-        case.items.iter().any(|item| {
-            let fraction = earned.get(item.as_str()).copied().unwrap_or(0.0);
-            trace_status(fraction, outcome.termination) != Status::Pass
-        })
+        let lost: Vec<&String> = case
+            .items
+            .iter()
+            .filter(|item| {
+                let fraction = earned.get(item.as_str()).copied().unwrap_or(0.0);
+                trace_status(fraction, outcome.termination) != Status::Pass
+            })
+            .collect();
+        if self.lead.is_none() && !lost.is_empty() {
+            self.lead = match outcome.termination {
+                Termination::Exited(_) => findings
+                    .into_iter()
+                    .find(|(item, _)| lost.iter().any(|l| l.as_str() == *item))
+                    .map(|(item, finding)| format!("run {index}, {item}: {finding}")),
+                Termination::Signaled(signal) => Some(format!(
+                    "run {index} crashed: {}",
+                    sandbox::signal_name(signal)
+                )),
+                ending => Some(format!("run {index} {}", describe_end(ending, limits))),
+            };
+        }
+        !lost.is_empty()
     }
 
-    /// The case's outcome over every run added.
-    pub fn finish(self, case: &PreparedCase, limits: &RunLimits) -> CaseOutcome {
+    /// `count` runs that were not made (`reason`): each counts as earning nothing.
+    pub fn not_run(&mut self, count: usize, reason: &str) {
+        if count == 0 {
+            return;
+        }
+        self.notes.push(format!(
+            "runs {} to {} not run: {reason}",
+            self.runs + 1,
+            self.runs + count
+        ));
+        self.runs += count;
+        self.worst = Termination::Timeout(TimeLimit::Wall);
+    }
+
+    /// `count` runs not made because the runs made all ended at the time limit (`reason`):
+    /// each is counted as the mean of the runs made, as a program hanging in every game
+    /// would have earned them.
+    pub fn presumed(&mut self, count: usize, reason: &str) {
+        if count == 0 || self.runs == 0 {
+            return;
+        }
+        self.notes.push(format!(
+            "runs {} to {} not run: {reason}; each counts as the mean of the {} runs made",
+            self.runs + 1,
+            self.runs + count,
+            self.runs
+        ));
+        let scale = (self.runs + count) as f64 / self.runs as f64;
+        for total in self.totals.values_mut() {
+            *total *= scale;
+        }
+        self.runs += count;
+    }
+
+    /// The case's outcome over every run added: each item's mean over the runs, times the
+    /// factor the game charges for what the runs showed together (`Game::charge_trace`).
+    pub fn finish(
+        self,
+        assignment: &Assignment,
+        case: &PreparedCase,
+        limits: &RunLimits,
+    ) -> CaseOutcome {
         let TraceTally {
             totals,
-            notes,
+            mut notes,
             worst,
             slowest,
             runs,
+            shown,
+            lead,
         } = self;
         let runs = runs.max(1);
+        let clocks: &[i64] = match &case.prepared.expect {
+            Expectation::Trace { clocks, .. } => clocks,
+            Expectation::Transcript(_) => &[],
+        };
+        let charges = assignment.game.charge_trace(clocks, &shown);
+        for charge in &charges {
+            notes.extend(
+                charge
+                    .notes
+                    .iter()
+                    .map(|n| format!("all runs, {}: {n}", charge.item)),
+            );
+        }
         let items = totals
             .into_iter()
             .map(|(item, total)| {
-                let fraction = total / runs as f64;
+                let factor = charges
+                    .iter()
+                    .filter(|c| c.item == item)
+                    .map(|c| c.fraction.clamp(0.0, 1.0))
+                    .product::<f64>();
+                let fraction = total / runs as f64 * factor;
                 ItemOutcome {
                     item,
                     status: trace_status(fraction, worst),
@@ -211,17 +325,14 @@ impl TraceTally {
             })
             .collect::<Vec<ItemOutcome>>();
         let ended = format!("{runs} runs; worst ending: {}", describe_end(worst, limits));
-        // The reason is the first finding about an item that lost points (not a reading noted).
-        let failing: Vec<String> = items
-            .iter()
-            .filter(|i| i.status != Status::Pass)
-            .map(|i| format!(", {}: ", i.item))
-            .collect();
-        let finding = notes
-            .iter()
-            .find(|n| failing.iter().any(|f| n.contains(f.as_str())) && !n.contains(": reading: "));
+        // The reason is the first run's finding, else what no run showed, else how it ended.
+        let charged = charges.iter().find_map(|c| {
+            c.notes
+                .first()
+                .map(|n| format!("all runs, {}: {n}", c.item))
+        });
         let explanation = Explanation {
-            reason: finding.cloned().unwrap_or_else(|| ended.clone()),
+            reason: lead.or(charged).unwrap_or_else(|| ended.clone()),
             ..Explanation::default()
         };
         CaseOutcome {
@@ -259,11 +370,23 @@ pub fn build_error_run(case: &PreparedCase, log: &str) -> CaseOutcome {
 }
 
 /// A unit case not run because of what `signature` found about its function.
-pub fn withheld_run(case: &PreparedCase, withheld: &super::signature::Withheld) -> CaseOutcome {
+pub fn withheld_run(case: &PreparedCase, withheld: &Withheld) -> CaseOutcome {
     let mut run = build_error_run(case, "");
     run.ended = format!("not run: {}", withheld.reason);
     for item in &mut run.items {
         item.status = withheld.status;
+    }
+    run
+}
+
+/// A case not run because the submission's runs had spent their time (`reason`): a timeout
+/// in every item.
+pub fn budget_spent_run(case: &PreparedCase, reason: &str) -> CaseOutcome {
+    let mut run = build_error_run(case, "");
+    run.ended = format!("not run: {reason}");
+    run.explanation.reason = run.ended.clone();
+    for item in &mut run.items {
+        item.status = Status::Timeout;
     }
     run
 }
@@ -294,7 +417,25 @@ fn case_outcome(case: &PreparedCase, items: Vec<ItemOutcome>, ended: String) -> 
         stderr: String::new(),
         output_digest: None,
         elapsed: Duration::ZERO,
+        visibility: case.visibility,
+        concealed: false,
     }
+}
+
+/// Bytes of a run's standard error a report keeps: a sanitizer's report fits, a flood does
+/// not make every report it is in megabytes long.
+const KEPT_STDERR_BYTES: usize = 16 << 10;
+
+/// A run's standard error as a report keeps it: the start, and how much more there was.
+fn kept_stderr(stderr: &[u8]) -> String {
+    if stderr.len() <= KEPT_STDERR_BYTES {
+        return String::from_utf8_lossy(stderr).into_owned();
+    }
+    format!(
+        "{}\n… {} more bytes on standard error not kept\n",
+        String::from_utf8_lossy(&stderr[..KEPT_STDERR_BYTES]),
+        stderr.len() - KEPT_STDERR_BYTES
+    )
 }
 
 /// How a run ended, in words.
@@ -310,14 +451,22 @@ fn describe_end(termination: Termination, limits: &RunLimits) -> String {
             "stopped: printed more than {} KiB",
             limits.output_bytes >> 10
         ),
+        Termination::MemoryLimit => format!(
+            "stopped: used more than its {} MiB of memory",
+            memory_mb(limits)
+        ),
     }
+}
+
+/// The run's memory limit in MiB, as a report names it.
+fn memory_mb(limits: &RunLimits) -> u64 {
+    limits.run_memory_bytes.or(limits.memory_bytes).unwrap_or(0) >> 20
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::assignment::spec::CompareMode;
-    use crate::grade::sandbox::TimeLimit;
 
     const ITEMS: [&str; 3] = ["board", "moves", "move"];
 
@@ -423,5 +572,111 @@ mod tests {
             trace_status(0.0, Termination::OutputLimit),
             Status::OutputLimit
         );
+    }
+
+    /// The ludo assignment's first trace case, and limits for its runs.
+    fn ludo_case() -> (Assignment, usize, RunLimits) {
+        let project = crate::assignment::Project::locate(Some(std::path::Path::new(env!(
+            "CARGO_MANIFEST_DIR"
+        ))))
+        .expect("the checkout");
+        let assignment = Assignment::load(&project, "ludo").expect("ludo loads");
+        let index = assignment
+            .cases
+            .iter()
+            .position(|c| matches!(c.prepared.expect, Expectation::Trace { .. }))
+            .expect("a trace case");
+        let limits = RunLimits {
+            timeout: Duration::from_secs(10),
+            cpu_seconds: 11,
+            memory_bytes: None,
+            run_memory_bytes: None,
+            output_bytes: 16 << 20,
+            file_size_bytes: 0,
+            open_files: 64,
+            processes: 1,
+        };
+        (assignment, index, limits)
+    }
+
+    fn run(output: &str, termination: Termination) -> RunOutcome {
+        RunOutcome {
+            stdout: output.as_bytes().to_vec(),
+            stderr: Vec::new(),
+            termination,
+            elapsed: Duration::ZERO,
+            slept: Duration::ZERO,
+            memory_limit_hit: false,
+        }
+    }
+
+    /// The reason a trace case gives after these runs.
+    fn trace_reason(runs: &[(&str, Termination)]) -> String {
+        let (assignment, index, limits) = ludo_case();
+        let case = &assignment.cases[index];
+        let mut tally = TraceTally::new(case);
+        for (output, termination) in runs {
+            tally.add(&assignment, case, &run(output, *termination), &[], &limits);
+        }
+        tally.finish(&assignment, case, &limits).explanation.reason
+    }
+
+    #[test]
+    fn a_failing_trace_case_names_its_first_real_finding_or_how_a_run_ended() {
+        let good = crate::games::ludo::sim::simulate(3).text();
+        // A line no form reads costs coverage and messages; it is not the rule finding.
+        let lines: Vec<&str> = good.lines().collect();
+        let count = lines
+            .iter()
+            .position(|l| l.contains("now has 1/4 on pieces on the board and 3/4"))
+            .expect("a count line after the first entry");
+        let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        // Two pieces apart: no single missing line explains it.
+        edited[count] = edited[count]
+            .replace("1/4 on pieces", "3/4 on pieces")
+            .replace("and 3/4", "and 1/4");
+        edited.insert(count + 2, "Red is on fire today".to_string());
+        let wrong = edited.join("\n");
+        let reason = trace_reason(&[(&good, EXIT_0), (&wrong, EXIT_0), (&good, SEGV)]);
+        assert!(
+            reason.starts_with(&format!("run 2, rules: line {}: ", count + 1))
+                && reason.contains("count line"),
+            "{reason}"
+        );
+        assert_eq!(
+            trace_reason(&[(&good, SEGV), (&wrong, EXIT_0)]),
+            "run 1 crashed: Segmentation fault (SIGSEGV)"
+        );
+        let reason = trace_reason(&[(&good[..good.len() / 2], Termination::OutputLimit)]);
+        assert!(
+            reason.starts_with("run 1 stopped: printed more than"),
+            "{reason}"
+        );
+    }
+
+    #[test]
+    fn runs_presumed_after_a_program_hangs_count_as_the_mean_of_those_made() {
+        let (assignment, index, limits) = ludo_case();
+        let case = &assignment.cases[index];
+        let game = crate::games::ludo::sim::simulate(5).text();
+        let hang = Termination::Timeout(TimeLimit::Cpu);
+        let partial = &game[..game.len() / 3];
+        let mean = |presumed: usize| {
+            let mut tally = TraceTally::new(case);
+            for _ in 0..2 {
+                tally.add(&assignment, case, &run(partial, hang), &[], &limits);
+            }
+            tally.presumed(presumed, "hanging");
+            tally.finish(&assignment, case, &limits)
+        };
+        let (made, stopped) = (mean(0), mean(98));
+        for (a, b) in made.items.iter().zip(&stopped.items) {
+            assert!((a.fraction - b.fraction).abs() < 1e-9, "{a:?} {b:?}");
+        }
+        assert!(stopped
+            .notes
+            .iter()
+            .any(|n| n
+                == "runs 3 to 100 not run: hanging; each counts as the mean of the 2 runs made"));
     }
 }

@@ -12,7 +12,7 @@
 //!   per student holding the original files.
 //! - Gradescope, "Exporting submissions" (Gradescope Help Center): a `submission_<id>/` folder
 //!   per submission and `submission_metadata.yml`, which maps `:submission_<id>:` to its
-//!   `:submitters:` (`:name:`, `:sid:`, `:email:`).
+//!   `:submitters:` (`:name:`, `:sid:`, `:email:`) and `:created_at:` (when it was submitted).
 //! - GitHub Classroom, "Using the GitHub Classroom assistant" / `gh classroom clone
 //!   student-repos` (GitHub Docs): one cloned repository per student, named
 //!   `<assignment>-<username>/`.
@@ -64,6 +64,8 @@ pub struct Student {
     pub id: String,
     /// Canvas marked the submission late.
     pub late: bool,
+    /// When it was submitted, as the LMS wrote it (Gradescope's `:created_at:`).
+    pub submitted: Option<String>,
 }
 
 /// One student's entries of an export: files to read under the name the build uses, and
@@ -362,6 +364,7 @@ fn gradescope_submitters(dir: &Path) -> Result<BTreeMap<String, Student>, Error>
                 name: names.join(", "),
                 id: ids.join(", "),
                 late: false,
+                submitted: text_of(&value[":created_at"]),
             },
         );
     }
@@ -437,7 +440,7 @@ fn group_classroom(dir: &Path) -> Export {
             student: Student {
                 name: username.clone(),
                 id: username,
-                late: false,
+                ..Student::default()
             },
             root: path.clone(),
             folders: vec![path],

@@ -3,23 +3,22 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
-use super::cache::{self, BuildCache};
+use super::built::Built;
+use super::cache::BuildCache;
+use super::compiler::Compiler;
+use super::own::{self, OwnObject};
 use super::rename;
-use super::sandbox::{self, Bind, RunLimits, RunOutcome, RunRequest, Sandbox, Termination};
-use super::shortcuts::{Shortcuts, PIPE};
-use super::submission::{quoted_includes, Submission};
+use super::tool::{self, path_arg};
 use crate::assignment::spec::Spec;
-use crate::error::Error;
 use crate::games::Target;
+use crate::grade::digest;
+use crate::grade::intake::submission::{quoted_includes, Submission};
+use crate::grade::run::runtime::RUNTIME_LINK_FLAGS;
+use crate::grade::run::sandbox::{self, Bind, LentUid, RunOutcome, Sandbox, Termination};
 
-const RUNTIME_SOURCE: &str = include_str!("referee_rt.c");
-const RUNTIME_NAME: &str = "referee_rt.c";
-/// Link flags referee's runtime needs (its `time()` wrapper).
-const RUNTIME_LINK_FLAGS: [&str; 1] = ["-Wl,--wrap=time"];
 /// GCC before 10 (the courses' compilers) merged a global defined in a header included by
 /// two files; newer ones need this flag for it.
 const FCOMMON: &str = "-fcommon";
@@ -28,93 +27,19 @@ const FCOMMON: &str = "-fcommon";
 const FCOMMON_NOTE: &str =
     "a global is defined in a header; linked with -fcommon as older compilers did";
 
-/// The C compiler and its version line (part of what identifies a build).
-#[derive(Debug, Clone)]
-pub struct Compiler {
-    pub path: PathBuf,
-    pub version: String,
-    /// Ways past the driver that give the same bytes (see `shortcuts`); `None`: every
-    /// compile and link goes through the driver as given.
-    shortcuts: Option<Arc<Shortcuts>>,
-}
-
-impl Compiler {
-    /// Finds the compiler the way the `cc` crate does (honouring `CC`), and checks it runs.
-    pub fn find() -> Result<Self, Error> {
-        let tool = cc::Build::new()
-            .cargo_metadata(false)
-            .cargo_warnings(false)
-            .target(env!("REFEREE_TARGET"))
-            .host(env!("REFEREE_HOST"))
-            .opt_level(0)
-            .try_get_compiler()
-            .map_err(|e| Error::config(format!("no C compiler found: {e}")))?;
-        let path = tool.path().to_path_buf();
-        let output = Command::new(&path).arg("--version").output().map_err(|e| {
-            Error::config(format!(
-                "no C compiler found: '{}' cannot be run ({e}); install gcc or set CC",
-                path.display()
-            ))
-        })?;
-        if !output.status.success() {
-            return Err(Error::config(format!(
-                "the C compiler '{}' does not work ('--version' failed); install gcc or set CC",
-                path.display()
-            )));
-        }
-        let version = String::from_utf8_lossy(&output.stdout)
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .to_string();
-        Ok(Compiler {
-            path,
-            version,
-            shortcuts: Some(Arc::default()),
-        })
-    }
-
-    /// The same compiler with every compile and link going through the driver as given.
-    pub fn without_shortcuts(&self) -> Self {
-        Compiler {
-            shortcuts: None,
-            ..self.clone()
-        }
-    }
-
-    /// The shortcuts taken, if they are on.
-    pub fn shortcuts(&self) -> Option<&Shortcuts> {
-        self.shortcuts.as_deref()
-    }
-
-    /// The flags of a compile with `flags`: with `-pipe` where shortcuts are on.
-    fn compile_flags(&self, flags: &[String]) -> Vec<String> {
-        let mut all = flags.to_vec();
-        if self.shortcuts.is_some() {
-            all.push(PIPE.into());
-        }
-        all
-    }
-}
-
-/// A built binary, or why there is none.
-#[derive(Debug)]
-pub struct Built {
-    pub binary: Option<PathBuf>,
-    /// Compiler output (warnings, errors), as the student would see it.
-    pub log: String,
-    /// Object files of the student's own sources (their symbols give the globals fact).
-    pub objects: Vec<PathBuf>,
-    /// Taken from the build cache.
-    pub cached: bool,
-}
-
-/// The build folder of one submission: its sources side by side with the provided files.
+/// The build folder of one submission: its sources side by side with the provided files,
+/// owned by the build's own uid (referee runs as root), which every compile and link of the
+/// submission runs as.
 pub struct Workspace<'a> {
     dir: tempfile::TempDir,
     sources: Vec<String>,
-    /// Runs the compiler; its scratch folder holds the workspaces and the compiled runtimes.
+    /// Every file the folder holds at the start, as the student would type its name.
+    names: Vec<String>,
+    /// Runs the compiler; its scratch folder holds the workspaces.
     sandbox: &'a Sandbox,
+    uid: Option<LentUid<'a>>,
+    /// Bytes the build may write in its folder, all compiles and links together.
+    scratch_limit: u64,
     /// The student's objects (or the failed compile's output) by the flags they were
     /// compiled with.
     compiled: Mutex<HashMap<Vec<String>, CompiledObjects>>,
@@ -124,9 +49,22 @@ pub struct Workspace<'a> {
 /// compiler's output.
 type CompiledObjects = (Option<Vec<PathBuf>>, String);
 
+/// The harness a harness build links: referee's object, or (when the harness does not compile
+/// apart from the student's files) its source, compiled with them in the link.
+enum HarnessInput {
+    Object(OwnObject),
+    Source(PathBuf),
+}
+
+/// What a build links of referee's own: the runtime, and for a harness build the harness.
+struct Linked {
+    runtime: OwnObject,
+    harness: Option<HarnessInput>,
+}
+
 impl<'a> Workspace<'a> {
-    /// Writes the sources, replacing files the spec provides, adding missing ones. `scratch`
-    /// is the sandbox's folder, hidden from the programs that run.
+    /// Writes the sources, replacing files the spec provides, adding missing ones, in a new
+    /// folder of the sandbox's scratch folder (hidden from the programs that run).
     pub fn create(
         submission: &Submission,
         spec: &Spec,
@@ -150,18 +88,30 @@ impl<'a> Workspace<'a> {
         for name in provided {
             std::fs::copy(spec.dir.join(name), dir.path().join(name))?;
         }
-        std::fs::write(dir.path().join(RUNTIME_NAME), RUNTIME_SOURCE)?;
-        let mut sources: Vec<String> = std::fs::read_dir(dir.path())?
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())?
             .filter_map(|e| e.ok())
             .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|name| name.ends_with(".c") && name != RUNTIME_NAME)
             .collect();
-        sources.sort();
+        names.sort();
+        let sources: Vec<String> = names
+            .iter()
+            .filter(|name| name.ends_with(".c"))
+            .cloned()
+            .collect();
         let sources = compiled_on_their_own(dir.path(), sources)?;
+        let uid = sandbox.lend_uid()?;
+        if let Some(uid) = &uid {
+            for name in std::iter::once("").chain(names.iter().map(String::as_str)) {
+                std::os::unix::fs::chown(dir.path().join(name), Some(uid.uid()), Some(uid.uid()))?;
+            }
+        }
         Ok(Workspace {
             dir,
             sources,
+            names,
             sandbox,
+            uid,
+            scratch_limit: spec.limits.build_scratch_mb << 20,
             compiled: Mutex::new(HashMap::new()),
         })
     }
@@ -184,7 +134,11 @@ impl<'a> Workspace<'a> {
         let Some(cache) = cache else {
             return self.compile_target(compiler, spec, target, extra, timeout);
         };
-        let key = self.cache_key(compiler, spec, target, extra)?;
+        let linked = match self.linked(compiler, spec, target, extra, timeout)? {
+            Ok(linked) => linked,
+            Err(failed) => return Ok(failed),
+        };
+        let key = self.cache_key(compiler, spec, target, extra, &linked)?;
         if let Some(hit) = cache.lookup(&key) {
             return Ok(hit);
         }
@@ -194,13 +148,15 @@ impl<'a> Workspace<'a> {
         Ok(built)
     }
 
-    /// Everything that decides the binary.
+    /// Everything that decides the binary: the compiler, the flags, the folder's files and
+    /// the digests of referee's objects it links.
     fn cache_key(
         &self,
         compiler: &Compiler,
         spec: &Spec,
         target: &Target,
         extra: &[String],
+        linked: &Linked,
     ) -> std::io::Result<String> {
         let mut parts: Vec<Vec<u8>> = vec![
             compiler.path.to_string_lossy().as_bytes().to_vec(),
@@ -209,14 +165,16 @@ impl<'a> Workspace<'a> {
             spec.build.flags.join("\0").into_bytes(),
             extra.join("\0").into_bytes(),
             spec.build.link.join("\0").into_bytes(),
-            RUNTIME_SOURCE.as_bytes().to_vec(),
+            linked.runtime.digest.as_bytes().to_vec(),
             RUNTIME_LINK_FLAGS.join("\0").into_bytes(),
         ];
+        match &linked.harness {
+            Some(HarnessInput::Object(object)) => parts.push(object.digest.as_bytes().to_vec()),
+            Some(HarnessInput::Source(source)) => parts.push(std::fs::read(source)?),
+            None => {}
+        }
         if *target == Target::Harness {
             parts.push(spec.build.harness_student_flags.join("\0").into_bytes());
-            if let Some(harness) = &spec.build.harness {
-                parts.push(std::fs::read(spec.dir.join(harness))?);
-            }
         }
         let mut files: Vec<PathBuf> = std::fs::read_dir(self.path())?
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -233,7 +191,53 @@ impl<'a> Workspace<'a> {
             parts.push(std::fs::read(&file)?);
         }
         let borrowed: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
-        Ok(cache::key(&borrowed))
+        Ok(digest::key(&borrowed))
+    }
+
+    /// referee's objects the build links (compiled by referee, apart from every student's
+    /// build); a failed build (`Err`) when the runtime does not compile with these flags or
+    /// the game has no harness.
+    fn linked(
+        &self,
+        compiler: &Compiler,
+        spec: &Spec,
+        target: &Target,
+        extra: &[String],
+        timeout: Duration,
+    ) -> std::io::Result<Result<Linked, Built>> {
+        let mut flags: Vec<String> = spec.build.flags.clone();
+        flags.extend(extra.iter().cloned());
+        let failed = |log: String| Built {
+            binary: None,
+            log,
+            objects: Vec::new(),
+            cached: false,
+        };
+        let runtime = match own::runtime(self.sandbox, compiler, &flags, timeout) {
+            Ok(runtime) => runtime,
+            Err(log) => {
+                return Ok(Err(failed(format!(
+                    "referee: its runtime does not compile with this build's flags:\n{log}"
+                ))))
+            }
+        };
+        let harness = match (target, &spec.build.harness) {
+            (Target::Program, _) => None,
+            (Target::Harness, None) => {
+                return Ok(Err(failed("this game has no unit-test harness\n".into())))
+            }
+            (Target::Harness, Some(harness)) => {
+                let source = spec.dir.join(harness);
+                Some(
+                    match own::harness(self.sandbox, compiler, &spec.dir, &source, &flags, timeout)
+                    {
+                        Ok(object) => HarnessInput::Object(object),
+                        Err(_) => HarnessInput::Source(source),
+                    },
+                )
+            }
+        };
+        Ok(Ok(Linked { runtime, harness }))
     }
 
     fn compile_target(
@@ -244,9 +248,14 @@ impl<'a> Workspace<'a> {
         extra: &[String],
         timeout: Duration,
     ) -> std::io::Result<Built> {
+        let linked = match self.linked(compiler, spec, target, extra, timeout)? {
+            Ok(linked) => linked,
+            Err(failed) => return Ok(failed),
+        };
         let tag = build_tag(target, extra);
         let out_dir = self.path().join(&tag);
         std::fs::create_dir_all(&out_dir)?;
+        self.give(&out_dir)?;
         let mut flags: Vec<String> = spec.build.flags.clone();
         flags.extend(extra.iter().cloned());
         let (objects, mut log) = match target {
@@ -265,7 +274,6 @@ impl<'a> Workspace<'a> {
             Target::Program => "program",
             Target::Harness => "harness",
         });
-        let runtime = self.runtime_object(compiler, &flags, timeout);
         let mut args = flags.clone();
         // The paths that change from build to build (see `Shortcuts::linker_command`).
         let mut slots = Vec::new();
@@ -273,38 +281,23 @@ impl<'a> Workspace<'a> {
         slots.push(args.len() - 1);
         args.extend(["-o".into(), path_arg(&binary)]);
         slots.push(args.len() - 1);
-        if *target == Target::Harness {
-            match &spec.build.harness {
-                Some(harness) => {
-                    let source = spec.dir.join(harness);
-                    let object = self.harness_object(compiler, spec, &source, &flags, timeout);
-                    match object {
-                        Some(object) => {
-                            args.push(path_arg(&object));
-                            slots.push(args.len() - 1);
-                        }
-                        None => {
-                            // The compiler of a link with the student's files sees only the
-                            // workspace: a copy of the harness is compiled there.
-                            let copy = out_dir.join("harness.c");
-                            std::fs::copy(&source, &copy)?;
-                            args.push(path_arg(&copy));
-                            slots.push(args.len() - 1);
-                        }
-                    }
-                }
-                None => {
-                    log.push_str("this game has no unit-test harness\n");
-                    return Ok(Built {
-                        binary: None,
-                        log,
-                        objects,
-                        cached: false,
-                    });
-                }
+        match &linked.harness {
+            Some(HarnessInput::Object(object)) => {
+                args.push(path_arg(&object.path));
+                slots.push(args.len() - 1);
             }
+            Some(HarnessInput::Source(source)) => {
+                // The compiler of a link with the student's files sees only the workspace: a
+                // copy of the harness is compiled there.
+                let copy = out_dir.join("harness.c");
+                std::fs::copy(source, &copy)?;
+                self.give(&copy)?;
+                args.push(path_arg(&copy));
+                slots.push(args.len() - 1);
+            }
+            None => {}
         }
-        args.push(runtime.map_or_else(|| RUNTIME_NAME.into(), |object| path_arg(&object)));
+        args.push(path_arg(&linked.runtime.path));
         for input in std::iter::once(args.len() - 1).chain(args.len()..args.len() + objects.len()) {
             slots.push(input);
         }
@@ -338,6 +331,14 @@ impl<'a> Workspace<'a> {
         })
     }
 
+    /// Gives a file or folder referee made in the workspace to the build's uid.
+    fn give(&self, path: &Path) -> std::io::Result<()> {
+        match &self.uid {
+            Some(uid) => std::os::unix::fs::chown(path, Some(uid.uid()), Some(uid.uid())),
+            None => Ok(()),
+        }
+    }
+
     /// The student's files compiled with `flags`, each into an object, once per workspace
     /// and set of flags (the program, its harness and the `-fcommon` retry share them); no
     /// objects when a file does not compile, and the compiler's output in either case.
@@ -354,13 +355,19 @@ impl<'a> Workspace<'a> {
         }
         let out_dir = self.path().join(format!("objects-{}", compiled.len()));
         std::fs::create_dir_all(&out_dir)?;
+        self.give(&out_dir)?;
         let mut log = String::new();
         let mut objects = Vec::new();
         let mut all_compiled = true;
         for source in &self.sources {
             let object = out_dir.join(source.replace(".c", ".o"));
             let mut args = flags.to_vec();
-            args.extend(["-c".into(), source.clone(), "-o".into(), path_arg(&object)]);
+            args.extend([
+                "-c".into(),
+                path_arg(Path::new(source)),
+                "-o".into(),
+                path_arg(&object),
+            ]);
             if !self.compile(
                 &compiler.path,
                 &args,
@@ -402,116 +409,6 @@ impl<'a> Workspace<'a> {
         let mut with_harness_flags = flags.to_vec();
         with_harness_flags.extend(harness_flags.iter().cloned());
         self.objects(compiler, &with_harness_flags, timeout)
-    }
-
-    /// referee's runtime compiled with `flags`, once per referee process and set of flags
-    /// (not once per submission); `None` if that fails, and the link compiles the source.
-    fn runtime_object(
-        &self,
-        compiler: &Compiler,
-        flags: &[String],
-        timeout: Duration,
-    ) -> Option<PathBuf> {
-        let mut args = flags.to_vec();
-        args.push(RUNTIME_NAME.into());
-        self.shared_object(
-            compiler,
-            "runtime",
-            &[RUNTIME_SOURCE.as_bytes()],
-            args,
-            timeout,
-            &[],
-        )
-    }
-
-    /// The game's unit-test harness compiled with `flags`, once per referee process and set
-    /// of flags, next to the spec's own files (the headers the grader provides replace any a
-    /// student sends, so they are the same for everyone). `None` if that fails (say the
-    /// harness includes a header of the student's), and each link compiles the source.
-    fn harness_object(
-        &self,
-        compiler: &Compiler,
-        spec: &Spec,
-        source: &Path,
-        flags: &[String],
-        timeout: Duration,
-    ) -> Option<PathBuf> {
-        let mut inputs = vec![std::fs::read(source).ok()?];
-        for name in &spec.submission.provided {
-            inputs.push(name.as_bytes().to_vec());
-            inputs.push(std::fs::read(spec.dir.join(name)).ok()?);
-        }
-        let borrowed: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-        let mut args = flags.to_vec();
-        args.extend(["-I".into(), path_arg(&spec.dir), path_arg(source)]);
-        let spec_folder = Bind {
-            path: spec.dir.clone(),
-            writable: false,
-        };
-        self.shared_object(
-            compiler,
-            "harness",
-            &borrowed,
-            args,
-            timeout,
-            &[spec_folder],
-        )
-    }
-
-    /// An object compiled once per referee process with `args` (flags and the source) and
-    /// kept in the sandbox's shared folder under a name made of `inputs` (the sources'
-    /// contents) and `args`; `None` if it does not compile. The compiler sees the workspace
-    /// (its working folder), the shared folder and `binds`.
-    fn shared_object(
-        &self,
-        compiler: &Compiler,
-        what: &str,
-        inputs: &[&[u8]],
-        mut args: Vec<String>,
-        timeout: Duration,
-        binds: &[Bind],
-    ) -> Option<PathBuf> {
-        let mut parts: Vec<&[u8]> = vec![
-            compiler.path.as_os_str().as_encoded_bytes(),
-            compiler.version.as_bytes(),
-        ];
-        parts.extend(inputs);
-        parts.extend(args.iter().map(|a| a.as_bytes()));
-        let shared = self.sandbox.shared();
-        let object = shared.join(format!("{what}-{}.o", &cache::key(&parts)[..16]));
-        if object.is_file() {
-            return Some(object);
-        }
-        // Compiled under a name of its own, then renamed: a concurrent build never links a
-        // half-written object.
-        let staging = tempfile::Builder::new()
-            .prefix(&format!("{what}-"))
-            .suffix(".o")
-            .tempfile_in(shared)
-            .ok()?
-            .into_temp_path();
-        args.extend(compiler.compile_flags(&[]));
-        args.extend(["-c".into(), "-o".into(), path_arg(&staging)]);
-        let mut log = String::new();
-        let mut all_binds = vec![
-            Bind {
-                path: self.path().to_path_buf(),
-                writable: false,
-            },
-            Bind {
-                path: shared.to_path_buf(),
-                writable: true,
-            },
-        ];
-        all_binds.extend(binds.iter().cloned());
-        if !self
-            .compile(&compiler.path, &args, timeout, &mut log, &all_binds)
-            .ok()?
-        {
-            return None;
-        }
-        staging.persist(&object).ok()?;
-        Some(object)
     }
 
     /// What the compiler of the student's files sees of the host: the workspace (a private
@@ -568,7 +465,7 @@ impl<'a> Workspace<'a> {
         timeout: Duration,
     ) -> Option<(String, String)> {
         let outcome = self
-            .run_compiler(&compiler.path, args, timeout, &self.student_binds())
+            .run_tool(&compiler.path, args, timeout, &self.student_binds())
             .ok()?;
         (outcome.termination == Termination::Exited(0)).then(|| {
             (
@@ -578,8 +475,9 @@ impl<'a> Workspace<'a> {
         })
     }
 
-    /// Runs `program` (the compiler or the linker) as `run_compiler` does; appends its output
-    /// to `log`.
+    /// Runs `program` (the compiler or the linker) as `run_tool` does; appends its output to
+    /// `log`, with the files named as the student typed them. A build whose folder has grown
+    /// past the scratch limit is stopped there.
     fn compile(
         &self,
         program: &Path,
@@ -588,64 +486,55 @@ impl<'a> Workspace<'a> {
         log: &mut String,
         binds: &[Bind],
     ) -> std::io::Result<bool> {
-        let outcome = self.run_compiler(program, args, timeout, binds)?;
-        log.push_str(&String::from_utf8_lossy(&outcome.stderr));
-        log.push_str(&String::from_utf8_lossy(&outcome.stdout));
-        Ok(match outcome.termination {
-            Termination::Exited(0) => true,
-            Termination::Exited(_) => false,
-            Termination::Timeout(_) => {
-                log.push_str(&format!(
-                    "referee: the compiler was stopped after {} s\n",
-                    timeout.as_secs_f64()
-                ));
-                false
-            }
-            Termination::OutputLimit => {
-                log.push_str("referee: the compiler printed too much and was stopped\n");
-                false
-            }
-            Termination::Signaled(signal) => {
-                log.push_str(&format!(
-                    "referee: the compiler died: {}\n",
-                    sandbox::signal_name(signal)
-                ));
-                false
-            }
-        })
+        let outcome = self.run_tool(program, args, timeout, binds)?;
+        let mut output = String::new();
+        let succeeded = tool::succeeded(&outcome, timeout, &mut output);
+        log.push_str(&tool::as_typed(&output, &self.names));
+        let used = folder_bytes(self.path());
+        if used > self.scratch_limit {
+            log.push_str(&format!(
+                "referee: stopped: the build wrote {} MB to its folder, over the {} MB a submission's build may use\n",
+                used >> 20,
+                self.scratch_limit >> 20
+            ));
+            return Ok(false);
+        }
+        Ok(succeeded)
     }
 
-    /// Runs `program` in the workspace under limits, seeing only `binds` of the host besides
-    /// the system folders (see `Sandbox::run_tool`).
-    fn run_compiler(
+    /// Runs `program` in the workspace as the build's uid (see `tool::run`).
+    fn run_tool(
         &self,
         program: &Path,
         args: &[String],
         timeout: Duration,
         binds: &[Bind],
     ) -> std::io::Result<RunOutcome> {
-        let limits = RunLimits {
+        tool::run(
+            self.sandbox,
+            program,
+            args,
             timeout,
-            cpu_seconds: timeout.as_secs().max(1) + 1,
-            memory_bytes: Some(1 << 30),
-            output_bytes: 256 << 10,
-            file_size_bytes: 256 << 20,
-            open_files: 256,
-            processes: 4096,
-        };
-        self.sandbox.run_tool(
-            &RunRequest {
-                program,
-                args,
-                stdin: b"",
-                env: &[],
-                limits: &limits,
-                silence: None,
-            },
             self.path(),
             binds,
+            self.uid.as_ref().map(LentUid::uid),
         )
     }
+}
+
+/// Bytes of the files under `folder`, subfolders included.
+fn folder_bytes(folder: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return 0;
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|entry| match entry.file_type() {
+            Ok(kind) if kind.is_dir() => folder_bytes(&entry.path()),
+            Ok(_) => entry.metadata().map_or(0, |m| m.len()),
+            Err(_) => 0,
+        })
+        .sum()
 }
 
 /// Copies of `objects` in `dir` with the symbol `main` named `name`; `None` when one of them
@@ -675,7 +564,7 @@ fn compiled_on_their_own(dir: &Path, sources: Vec<String>) -> std::io::Result<Ve
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if !(name.ends_with(".c") || name.ends_with(".h")) || name == RUNTIME_NAME {
+        if !(name.ends_with(".c") || name.ends_with(".h")) {
             continue;
         }
         let text = String::from_utf8_lossy(&std::fs::read(entry.path())?).into_owned();
@@ -773,10 +662,6 @@ pub fn fcommon_note(log: &str) -> Option<String> {
         .filter_map(|line| line.strip_prefix("referee: "))
         .find(|note| note.starts_with(FCOMMON_NOTE))
         .map(String::from)
-}
-
-fn path_arg(path: &Path) -> String {
-    path.to_string_lossy().into_owned()
 }
 
 /// A folder name for one (target, flags) build.

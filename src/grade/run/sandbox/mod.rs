@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
+mod cgroup;
 mod interrupt;
 mod network;
 mod request;
@@ -23,6 +24,7 @@ mod supervise;
 pub use interrupt::{interrupted, wait_for_interrupt_exit};
 pub use request::{RunLimits, RunOutcome, RunRequest, Termination, TimeLimit};
 
+use cgroup::{Cgroups, RunCgroup};
 use interrupt::{
     handle_interrupts, register_live, unregister_live, INTERRUPTED, LIVE_RUNS, LIVE_SCRATCH,
 };
@@ -43,9 +45,6 @@ struct Inside<'a> {
     workdir: &'a Path,
     binds: &'a [Bind],
     tmp_size: u64,
-    /// Run as referee's own user (a trusted tool), not a uid of its own.
-    own_uid: bool,
-    clock: Clock,
 }
 
 /// What a run's time limit (`RunLimits::timeout`) measures.
@@ -101,6 +100,8 @@ const INSIDE_PROGRAM: &str = "/tmp/program";
 /// start.
 pub struct Sandbox {
     isolation: Isolation,
+    /// referee runs as root: each build and run gets a uid of its own.
+    root: bool,
     scratch: tempfile::TempDir,
     /// Folders covered by an empty read-only file system inside each run.
     hidden: Vec<PathBuf>,
@@ -113,18 +114,25 @@ pub struct Sandbox {
     launcher: PathBuf,
     /// An empty folder in the scratch folder, on which each isolated run builds its root.
     new_root: PathBuf,
-    /// Objects compiled once per referee process (runtime, harness), seen by every compile.
+    /// Objects compiled by referee itself (runtime, harnesses), read-only to every build.
     shared: PathBuf,
     /// Marks the launcher's own error messages (random per sandbox).
     token: String,
     /// Empty network namespaces not lent to a run right now.
     idle_networks: Mutex<Vec<NetworkNamespace>>,
+    /// Where runs get a cgroup, or why they do not.
+    cgroups: Result<Cgroups, String>,
+    /// Hidden folders a program could still read (without namespaces), found at start.
+    readable_to_runs: Vec<PathBuf>,
     /// Untrusted runs started so far (`run`).
     runs: AtomicUsize,
 }
 
 impl Drop for Sandbox {
     fn drop(&mut self) {
+        if let Ok(cgroups) = &self.cgroups {
+            cgroups.remove();
+        }
         unregister_live(&LIVE_SCRATCH, &self.scratch.path().to_path_buf());
     }
 }
@@ -134,17 +142,66 @@ impl Drop for Sandbox {
 const LAUNCHER: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/launcher"));
 /// The launcher's exit status when the set-up failed before the exec.
 const LAUNCH_FAILED: i32 = 125;
+/// Where a run's program is copied when it runs without namespaces as a uid of its own,
+/// which cannot reach the build folders.
+const BASIC_PROGRAM: &str = "program";
+
+/// A uid lent to one build or run (referee runs as root), returned when dropped.
+pub struct LentUid<'a> {
+    sandbox: &'a Sandbox,
+    uid: u32,
+}
+
+impl LentUid<'_> {
+    pub fn uid(&self) -> u32 {
+        self.uid
+    }
+}
+
+impl Drop for LentUid<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut free) = self.sandbox.free_uids.lock() {
+            free.push(self.uid);
+        }
+    }
+}
+
+/// How a run is carried out beyond its request: as which uid, in which cgroup, how its time
+/// limit is measured, and where the launcher writes what it used.
+struct Launch<'a> {
+    uid: Option<u32>,
+    cgroup: Option<&'a RunCgroup>,
+    clock: Clock,
+    report: &'a Path,
+}
 
 impl Sandbox {
     /// Probes what isolation the kernel allows; `hidden` are folders a program must not see
     /// (the project, with its cases and references).
     pub fn new(hidden: Vec<PathBuf>) -> std::io::Result<Self> {
+        Self::set_up(hidden, true)
+    }
+
+    /// A sandbox that does not use namespaces even where the kernel allows them: what runs
+    /// get in a locked-down container (Gradescope's), to try that mode anywhere.
+    pub fn without_namespaces(hidden: Vec<PathBuf>) -> std::io::Result<Self> {
+        Self::set_up(hidden, false)
+    }
+
+    fn set_up(hidden: Vec<PathBuf>, namespaces: bool) -> std::io::Result<Self> {
         sweep_stale_scratch();
+        cgroup::sweep_stale();
         handle_interrupts();
         let scratch = tempfile::Builder::new()
             .prefix(&format!("referee-{}-", std::process::id()))
             .tempdir()?;
         register_live(&LIVE_SCRATCH, scratch.path().to_path_buf());
+        {
+            // Traversable but not listable: a run as another uid without namespaces reaches
+            // only its own folder, whose name it is given.
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(scratch.path(), std::fs::Permissions::from_mode(0o711))?;
+        }
         let mut hidden = hidden;
         hidden.push(scratch.path().to_path_buf());
         let launcher = scratch.path().join("launcher");
@@ -159,7 +216,7 @@ impl Sandbox {
         }
         let new_root = scratch.path().join("root");
         std::fs::create_dir(&new_root)?;
-        let shared = scratch.path().join("shared");
+        let shared = scratch.path().join("objects");
         std::fs::create_dir(&shared)?;
         // SAFETY: geteuid has no preconditions.
         let root = unsafe { libc::geteuid() } == 0;
@@ -174,6 +231,7 @@ impl Sandbox {
             } else {
                 Isolation::UserNamespace
             },
+            root,
             scratch,
             hidden,
             free_uids: Mutex::new((0..UIDS_PER_BLOCK).rev().map(|i| first_uid + i).collect()),
@@ -184,19 +242,24 @@ impl Sandbox {
             shared,
             token: random_token()?,
             idle_networks: Mutex::new(Vec::new()),
+            cgroups: Cgroups::set_up(),
+            readable_to_runs: Vec::new(),
             runs: AtomicUsize::new(0),
         };
-        if let Err(reason) = sandbox.probe() {
+        if !namespaces {
+            sandbox.isolation = Isolation::Basic("namespaces not requested".into());
+        } else if let Err(reason) = sandbox.probe() {
             sandbox.isolation = Isolation::Basic(reason);
+        }
+        if matches!(sandbox.isolation, Isolation::Basic(_)) {
+            sandbox.readable_to_runs = sandbox.hidden_folders_readable_to_runs();
         }
         Ok(sandbox)
     }
 
-    /// A sandbox without namespaces (for tests of the basic limits).
+    /// A sandbox without namespaces and nothing hidden (for tests of the basic limits).
     pub fn basic() -> std::io::Result<Self> {
-        let mut sandbox = Self::new(Vec::new())?;
-        sandbox.isolation = Isolation::Basic("namespaces not requested".into());
-        Ok(sandbox)
+        Self::without_namespaces(Vec::new())
     }
 
     /// Where builds and runs keep their files.
@@ -204,7 +267,7 @@ impl Sandbox {
         self.scratch.path()
     }
 
-    /// Where objects shared by every build are kept.
+    /// Where referee keeps the objects it compiles itself.
     pub fn shared(&self) -> &Path {
         &self.shared
     }
@@ -213,15 +276,51 @@ impl Sandbox {
         &self.isolation
     }
 
+    /// Whether runs get a cgroup (memory, processes and CPU time of the whole run counted).
+    pub fn has_cgroups(&self) -> bool {
+        self.cgroups.is_ok()
+    }
+
+    /// What a run's outcome depends on besides its binary, input and limits: the sandbox as
+    /// described and the launcher that builds it (a changed launcher makes every kept run
+    /// stale).
+    pub fn run_identity(&self) -> String {
+        static LAUNCHER_DIGEST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        let launcher = LAUNCHER_DIGEST.get_or_init(|| crate::grade::digest::key(&[LAUNCHER]));
+        format!("{}\nlauncher {launcher}", self.describe())
+    }
+
     /// One line for reports.
     pub fn describe(&self) -> String {
-        match &self.isolation {
-            Isolation::SeparateUser => "namespaces (no network, minimal root, own processes, private /tmp), a separate uid per run, CPU-time and resource limits".into(),
-            Isolation::UserNamespace => "user namespace (no network, minimal root, own processes, private /tmp), CPU-time and resource limits; runs share your uid".into(),
+        let base = match &self.isolation {
+            Isolation::SeparateUser => "namespaces (no network, minimal root, own processes, private /tmp), a separate uid per build and run, CPU-time and resource limits".to_string(),
+            Isolation::UserNamespace => "user namespace (no network, minimal root, own processes, private /tmp), CPU-time and resource limits; runs share your uid".to_string(),
             Isolation::Basic(reason) => format!(
-                "basic only (session, resource limits, fresh directory): namespaces unavailable: {reason}"
+                "basic only (session, resource limits, fresh directory{}): namespaces unavailable: {reason}",
+                if self.root { ", a separate uid per build and run" } else { "" }
             ),
-        }
+        };
+        let cgroups = match &self.cgroups {
+            Ok(cgroups) => format!(
+                "; {} per run (memory and processes of the whole run)",
+                cgroups.describe()
+            ),
+            Err(_) => "; no cgroup (memory limited per process)".to_string(),
+        };
+        let readable = if self.readable_to_runs.is_empty() {
+            String::new()
+        } else {
+            let folders: Vec<String> = self
+                .readable_to_runs
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect();
+            format!(
+                "; WARNING: programs can read {} (make it unreadable to other users: chmod o-rwx)",
+                folders.join(", ")
+            )
+        };
+        format!("{base}{cgroups}{readable}")
     }
 
     fn probe(&self) -> Result<(), String> {
@@ -229,6 +328,7 @@ impl Sandbox {
             timeout: Duration::from_secs(10),
             cpu_seconds: 5,
             memory_bytes: Some(256 << 20),
+            run_memory_bytes: Some(256 << 20),
             output_bytes: 1024,
             file_size_bytes: 1 << 20,
             open_files: 64,
@@ -250,47 +350,159 @@ impl Sandbox {
         }
     }
 
+    /// The hidden folders (the project, the build cache) a program run as another uid can
+    /// still list: without namespaces only file permissions keep them from it.
+    fn hidden_folders_readable_to_runs(&self) -> Vec<PathBuf> {
+        let folders: Vec<&PathBuf> = self
+            .hidden
+            .iter()
+            .filter(|folder| folder.as_path() != self.scratch.path() && folder.exists())
+            .collect();
+        if folders.is_empty() {
+            return Vec::new();
+        }
+        let mut args = vec![
+            "-c".to_string(),
+            "for folder; do ls \"$folder\" >/dev/null 2>&1 && echo \"$folder\"; done".to_string(),
+            "sh".to_string(),
+        ];
+        args.extend(folders.iter().map(|f| f.to_string_lossy().into_owned()));
+        let limits = RunLimits {
+            timeout: Duration::from_secs(10),
+            cpu_seconds: 5,
+            memory_bytes: Some(256 << 20),
+            run_memory_bytes: Some(256 << 20),
+            output_bytes: 64 << 10,
+            file_size_bytes: 1 << 20,
+            open_files: 64,
+            processes: 16,
+        };
+        let Ok(outcome) = self.run(&RunRequest {
+            program: Path::new("/bin/sh"),
+            args: &args,
+            stdin: b"",
+            env: &[],
+            limits: &limits,
+            silence: None,
+        }) else {
+            return Vec::new();
+        };
+        String::from_utf8_lossy(&outcome.stdout)
+            .lines()
+            .map(PathBuf::from)
+            .collect()
+    }
+
     /// How many untrusted programs `run` has started (each with its own set-up and limits).
     pub fn runs(&self) -> usize {
         self.runs.load(Ordering::Relaxed)
     }
 
+    /// A uid of its own for one build or run, when referee runs as root (otherwise builds and
+    /// runs share referee's uid, inside a user namespace when there are namespaces).
+    pub fn lend_uid(&self) -> std::io::Result<Option<LentUid<'_>>> {
+        if !self.root {
+            return Ok(None);
+        }
+        let taken = self.free_uids.lock().map(|mut free| free.pop());
+        let uid = taken.ok().flatten().ok_or_else(|| {
+            std::io::Error::other("no free uid for the run (too many runs at once)")
+        })?;
+        Ok(Some(LentUid { sandbox: self, uid }))
+    }
+
     /// Runs an untrusted program in a fresh directory, removed afterwards.
     pub fn run(&self, request: &RunRequest) -> std::io::Result<RunOutcome> {
         self.runs.fetch_add(1, Ordering::Relaxed);
+        let uid = self.lend_uid()?;
+        let uid = uid.as_ref().map(LentUid::uid);
         match &self.isolation {
-            Isolation::Basic(_) => {
-                let run_dir = tempfile::Builder::new()
-                    .prefix("run-")
-                    .tempdir_in(self.scratch.path())?;
-                self.run_in(request, run_dir.path(), Clock::Cpu)
-            }
-            Isolation::SeparateUser | Isolation::UserNamespace => {
-                let outcome = self.run_isolated(request)?;
-                self.launched(outcome)
-            }
+            Isolation::Basic(_) => self.run_basic(request, uid),
+            Isolation::SeparateUser | Isolation::UserNamespace => self.run_isolated(request, uid),
         }
     }
 
-    /// A session and the limits only, in `cwd`, as referee's own user: the compiler and
-    /// other trusted tools, and runs when namespaces are unavailable.
-    pub fn run_plain(&self, request: &RunRequest, cwd: &Path) -> std::io::Result<RunOutcome> {
-        self.run_in(request, cwd, Clock::Wall)
+    /// A run without namespaces, in a fresh folder of the scratch folder; as a uid of its own
+    /// (root), from a copy of the program in that folder, the only one it can reach.
+    fn run_basic(&self, request: &RunRequest, uid: Option<u32>) -> std::io::Result<RunOutcome> {
+        let run_dir = tempfile::Builder::new()
+            .prefix("run-")
+            .tempdir_in(self.scratch.path())?;
+        let copied;
+        let program = match uid {
+            Some(uid) => {
+                let copy = run_dir.path().join(BASIC_PROGRAM);
+                std::fs::copy(request.program, &copy)?;
+                std::os::unix::fs::chown(run_dir.path(), Some(uid), Some(uid))?;
+                copied = PathBuf::from(format!("./{BASIC_PROGRAM}"));
+                copied.as_path()
+            }
+            None => request.program,
+        };
+        let request = RunRequest {
+            program,
+            ..*request
+        };
+        self.with_cgroup(&request, Clock::Cpu, |launch| {
+            let launch = Launch { uid, ..launch };
+            self.run_in(&request, run_dir.path(), &launch)
+        })
+    }
+
+    /// Runs `run` with a cgroup for the request's limits where runs get one, and a report
+    /// file; the outcome carries what the launcher reported (CPU time of every process, time
+    /// slept) and says whether the memory limit stopped it.
+    fn with_cgroup(
+        &self,
+        request: &RunRequest,
+        clock: Clock,
+        run: impl FnOnce(Launch) -> std::io::Result<RunOutcome>,
+    ) -> std::io::Result<RunOutcome> {
+        let cgroup = match &self.cgroups {
+            Ok(cgroups) => {
+                Some(cgroups.run(request.limits.run_memory_bytes, request.limits.processes)?)
+            }
+            Err(_) => None,
+        };
+        let report = tempfile::Builder::new()
+            .prefix("usage-")
+            .tempfile_in(self.scratch.path())?
+            .into_temp_path();
+        let mut outcome = run(Launch {
+            uid: None,
+            cgroup: cgroup.as_ref(),
+            clock,
+            report: &report,
+        })?;
+        if let Some((cpu, slept)) = read_usage(&report) {
+            if clock == Clock::Cpu {
+                outcome.elapsed = cpu;
+            }
+            outcome.slept = slept;
+        }
+        outcome.memory_limit_hit = cgroup.as_ref().is_some_and(RunCgroup::memory_limit_hit);
+        if outcome.memory_limit_hit && outcome.termination == Termination::Signaled(libc::SIGKILL) {
+            outcome.termination = Termination::MemoryLimit;
+        }
+        Ok(outcome)
     }
 
     fn run_in(
         &self,
         request: &RunRequest,
         cwd: &Path,
-        clock: Clock,
+        launch: &Launch,
     ) -> std::io::Result<RunOutcome> {
-        let mut command = self.launch(request.limits, request.limits.processes, clock);
+        let mut command = self.launch(request.limits, request.limits.processes, launch);
         command
             .current_dir(cwd)
             .arg("--")
             .arg(request.program)
             .args(request.args);
-        let outcome = execute(command, request, cwd, clock)?;
+        let outcome = execute(command, request, cwd, launch.clock)?;
+        if let Some(uid) = launch.uid {
+            self.kill_every_process_of(uid);
+        }
         self.launched(outcome)
     }
 
@@ -307,14 +519,26 @@ impl Sandbox {
             .status();
     }
 
-    /// The launcher with the run's resource limits.
-    fn launch(&self, limits: &RunLimits, processes: u64, clock: Clock) -> Command {
+    /// The launcher with the run's resource limits, uid, cgroup and report file.
+    fn launch(&self, limits: &RunLimits, processes: u64, launch: &Launch) -> Command {
         let mut command = Command::new(&self.launcher);
         command.arg(&self.token).arg("run");
         command.args(["--parent", &std::process::id().to_string()]);
-        if clock == Clock::Cpu {
+        if launch.clock == Clock::Cpu {
             let millis = u64::try_from(limits.timeout.as_millis()).unwrap_or(u64::MAX);
             command.args(["--cpu-ms", &millis.max(1).to_string()]);
+        }
+        if let Some(cgroup) = launch.cgroup {
+            for procs in cgroup.procs_files() {
+                command.arg("--cgroup").arg(procs);
+            }
+            if matches!(self.isolation, Isolation::Basic(_)) {
+                command.arg("--cpu-usage").arg(cgroup.cpu_usage_file());
+            }
+        }
+        command.arg("--report").arg(launch.report);
+        if let Some(uid) = launch.uid {
+            command.args(["--uid", &uid.to_string()]);
         }
         let mut limit = |option: &str, value: u64| {
             command.arg(option).arg(value.to_string());
@@ -346,78 +570,98 @@ impl Sandbox {
 
     /// A run in namespaces: its working folder is a new tmpfs on /tmp holding a copy of the
     /// program (made by the launcher; nothing on disk to create or remove).
-    fn run_isolated(&self, request: &RunRequest) -> std::io::Result<RunOutcome> {
+    fn run_isolated(&self, request: &RunRequest, uid: Option<u32>) -> std::io::Result<RunOutcome> {
         let program = std::fs::canonicalize(request.program)?;
         let program_bytes = std::fs::metadata(&program)?.len();
         // Room for the program, and for files up to the file-size limit.
         let tmp_size = (program_bytes + request.limits.file_size_bytes + (1 << 20)).max(1 << 22);
-        self.isolated(
-            request,
-            &Inside {
-                program: Some(&program),
-                workdir: Path::new(INSIDE_DIR),
-                binds: &[],
-                tmp_size,
-                own_uid: false,
-                clock: Clock::Cpu,
-            },
-        )
+        let outcome = self.with_cgroup(request, Clock::Cpu, |launch| {
+            self.isolated(
+                request,
+                &Inside {
+                    program: Some(&program),
+                    workdir: Path::new(INSIDE_DIR),
+                    binds: &[],
+                    tmp_size,
+                },
+                &Launch { uid, ..launch },
+            )
+        })?;
+        self.launched(outcome)
     }
 
-    /// Runs a trusted tool (the compiler) on untrusted input, as referee's own user: in the
-    /// minimal root with only `binds` of the host besides the system folders, where the
-    /// kernel allows it; otherwise as `run_plain` does, in `workdir`.
+    /// Runs a tool (the compiler, the linker) on untrusted input: as `uid` (the build's own,
+    /// when referee is root) and like any run, with no capability and the seccomp filter; in
+    /// the minimal root with only `binds` of the host besides the system folders, where the
+    /// kernel allows it; otherwise in `workdir` as it is. Its time limit is the wall clock.
     pub fn run_tool(
         &self,
         request: &RunRequest,
         workdir: &Path,
         binds: &[Bind],
+        uid: Option<u32>,
     ) -> std::io::Result<RunOutcome> {
         if let Isolation::Basic(_) = self.isolation {
-            return self.run_plain(request, workdir);
+            return self.with_cgroup(request, Clock::Wall, |launch| {
+                self.run_in(request, workdir, &Launch { uid, ..launch })
+            });
         }
         let mut binds = binds.to_vec();
-        binds.extend(tool_prefix(request.program).map(|path| Bind {
+        // A read-only folder over the build's own writable folders would hide them.
+        let hides_writable = |folder: &Path| {
+            workdir.starts_with(folder)
+                || binds
+                    .iter()
+                    .any(|bind| bind.writable && bind.path.starts_with(folder))
+        };
+        let tool_folder = tool_prefix(request.program).and_then(|prefix| {
+            if !hides_writable(&prefix) {
+                return Some(prefix);
+            }
+            let own = std::fs::canonicalize(request.program)
+                .ok()?
+                .parent()?
+                .to_path_buf();
+            (!hides_writable(&own)).then_some(own)
+        });
+        binds.extend(tool_folder.map(|path| Bind {
             path,
             writable: false,
         }));
         let binds = &binds[..];
-        let outcome = self.isolated(
-            request,
-            &Inside {
-                program: None,
-                workdir,
-                binds,
-                tmp_size: request.limits.file_size_bytes + (1 << 20),
-                own_uid: true,
-                clock: Clock::Wall,
-            },
-        )?;
+        let outcome = self.with_cgroup(request, Clock::Wall, |launch| {
+            self.isolated(
+                request,
+                &Inside {
+                    program: None,
+                    workdir,
+                    binds,
+                    tmp_size: request.limits.file_size_bytes + (1 << 20),
+                },
+                &Launch { uid, ..launch },
+            )
+        })?;
         self.launched(outcome)
     }
 
     /// A run in new namespaces (mount, PID, IPC, network; user without root) on the minimal
     /// root the launcher builds.
-    fn isolated(&self, request: &RunRequest, inside: &Inside) -> std::io::Result<RunOutcome> {
+    fn isolated(
+        &self,
+        request: &RunRequest,
+        inside: &Inside,
+        launch: &Launch,
+    ) -> std::io::Result<RunOutcome> {
         let separate = self.isolation == Isolation::SeparateUser;
         let network = self.lend_network()?;
-        let uid = if separate && !inside.own_uid {
-            let taken = self.free_uids.lock().map(|mut free| free.pop());
-            let uid = taken.ok().flatten().ok_or_else(|| {
-                std::io::Error::other("no free uid for the run (too many runs at once)")
-            })?;
-            Some(uid)
-        } else {
-            None
-        };
-        let processes = if uid.is_some() {
+        let processes = if launch.uid.is_some() {
             request.limits.processes
         } else {
             self.user_processes
         };
         // SAFETY: geteuid/getegid have no preconditions.
         let (own_uid, own_gid) = unsafe { (libc::geteuid(), libc::getegid()) };
-        let mut command = self.launch(request.limits, processes, inside.clock);
+        let mut command = self.launch(request.limits, processes, launch);
         command.current_dir(self.scratch.path());
         command.arg("--root").arg(&self.new_root);
         if let Some(program) = inside.program {
@@ -427,14 +671,18 @@ impl Sandbox {
         command.args(["--tmp-size", &inside.tmp_size.to_string()]);
         // A run's own uid is its gid too; in a user namespace the user's own ids are 0 (the
         // only ids it maps).
-        let (tmp_owner, tmp_group) = match (separate, uid) {
+        let (tmp_owner, tmp_group) = match (separate, launch.uid) {
             (true, Some(uid)) => (uid, uid),
             (true, None) => (own_uid, own_gid),
             (false, _) => (0, 0),
         };
         command.args(["--tmp-owner", &tmp_owner.to_string()]);
         command.args(["--tmp-group", &tmp_group.to_string()]);
-        if let Some(bytes) = request.limits.memory_bytes {
+        if let Some(bytes) = request
+            .limits
+            .memory_bytes
+            .or(request.limits.run_memory_bytes)
+        {
             command.args(["--shm", &bytes.to_string()]);
         }
         for bind in inside.binds {
@@ -454,24 +702,14 @@ impl Sandbox {
             command.arg("--userns").arg(user);
         }
         command.arg("--netns").arg(&network.path);
-        match (separate, uid) {
-            (true, Some(uid)) => {
-                command.args(["--isolate", "separate", "--uid", &uid.to_string()]);
-            }
-            (true, None) => {
-                command.args(["--isolate", "separate"]);
-            }
-            (false, _) => {
-                command.args(["--isolate", "user"]);
-            }
-        }
+        command.args(["--isolate", if separate { "separate" } else { "user" }]);
         command.arg("--");
         match inside.program {
             Some(_) => command.arg(INSIDE_PROGRAM),
             None => command.arg(request.program),
         };
         command.args(request.args);
-        let outcome = execute(command, request, inside.workdir, inside.clock);
+        let outcome = execute(command, request, inside.workdir, launch.clock);
         // The namespace's init reaped every process of the run before the launcher ended by
         // itself; a launcher that referee killed leaves that to the kernel, so the sweep
         // makes sure before the uid and the network namespace are lent again.
@@ -481,25 +719,27 @@ impl Sandbox {
                 Termination::Exited(_) | Termination::Signaled(_)
             )
         });
-        if let Some(uid) = uid {
+        if let Some(uid) = launch.uid {
             if !ended_by_itself {
                 self.kill_every_process_of(uid);
             }
-            self.return_uid(uid);
         }
         self.return_network(network, ended_by_itself);
         outcome
     }
-
-    fn return_uid(&self, uid: u32) {
-        if let Ok(mut free) = self.free_uids.lock() {
-            free.push(uid);
-        }
-    }
 }
 
-/// The folder a tool installed outside the system folders lives in (the parent of its `bin`),
-/// which its run must see; `None` for a tool in the system folders or found in `PATH`.
+/// What the launcher's report file says: the run's CPU time and the time it slept.
+fn read_usage(report: &Path) -> Option<(Duration, Duration)> {
+    let text = std::fs::read_to_string(report).ok()?;
+    let mut numbers = text.split_whitespace().map(|n| n.parse::<u64>().ok());
+    let cpu = numbers.next()??;
+    let slept = numbers.next()??;
+    Some((Duration::from_nanos(cpu), Duration::from_nanos(slept)))
+}
+
+/// The folder a tool installed outside the system folders lives in (the parent of its `bin`,
+/// or its own folder), which its run must see; `None` for a tool in the system folders or found in `PATH`.
 pub fn tool_prefix(program: &Path) -> Option<PathBuf> {
     if !program.is_absolute() {
         return None;
@@ -511,7 +751,14 @@ pub fn tool_prefix(program: &Path) -> Option<PathBuf> {
     if system.iter().any(|folder| real.starts_with(folder)) {
         return None;
     }
-    Some(real.parent()?.parent()?.to_path_buf())
+    // A toolchain in `PREFIX/bin` needs its `PREFIX/lib` and `PREFIX/libexec`; a lone script
+    // needs only its own folder (whose parent may hold the class).
+    let folder = real.parent()?;
+    if folder.file_name().is_some_and(|name| name == "bin") {
+        Some(folder.parent()?.to_path_buf())
+    } else {
+        Some(folder.to_path_buf())
+    }
 }
 
 /// Claims a block of run uids no other referee process holds: the first block whose lock
@@ -621,6 +868,7 @@ mod tests {
             timeout: Duration::from_secs(2),
             cpu_seconds: 2,
             memory_bytes: Some(512 << 20),
+            run_memory_bytes: Some(512 << 20),
             output_bytes: 1 << 16,
             file_size_bytes: 1 << 20,
             open_files: 64,
@@ -689,6 +937,87 @@ mod tests {
             assert_eq!(out.termination, Termination::OutputLimit);
             assert_eq!(out.stdout.len(), 1 << 16);
         }
+    }
+
+    #[test]
+    fn children_s_cpu_time_counts_against_the_run() {
+        let mut limits = limits();
+        limits.timeout = Duration::from_millis(300);
+        for sandbox in sandboxes() {
+            assert!(
+                sandbox.has_cgroups() || !matches!(sandbox.isolation(), Isolation::Basic(_)),
+                "without namespaces, only a cgroup counts children (the tests run as root)"
+            );
+            let out = sh(
+                &sandbox,
+                "(while :; do :; done) & (while :; do :; done) & wait",
+                "",
+                &limits,
+            );
+            assert_eq!(
+                out.termination,
+                Termination::Timeout(TimeLimit::Cpu),
+                "{:?}",
+                sandbox.isolation()
+            );
+            assert!(out.elapsed >= limits.timeout, "{:?}", out.elapsed);
+        }
+    }
+
+    #[test]
+    fn descriptors_left_open_do_not_reach_the_program() {
+        let file = tempfile::NamedTempFile::new().expect("a file");
+        let open = std::fs::OpenOptions::new()
+            .append(true)
+            .open(file.path())
+            .expect("open");
+        use std::os::fd::AsRawFd;
+        // SAFETY: a duplicate of a descriptor this test owns, inheritable, closed below.
+        let inherited = unsafe { libc::fcntl(open.as_raw_fd(), libc::F_DUPFD, 50) };
+        assert!(inherited >= 50);
+        for sandbox in sandboxes() {
+            let script = format!("echo LEAK >&{inherited} && echo wrote");
+            let out = sh(&sandbox, &script, "", &limits());
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                "",
+                "{:?}",
+                sandbox.isolation()
+            );
+        }
+        // SAFETY: closes the duplicate made above.
+        unsafe { libc::close(inherited) };
+        assert_eq!(std::fs::read_to_string(file.path()).expect("read"), "");
+    }
+
+    #[test]
+    fn no_run_makes_namespaces_or_mounts() {
+        for sandbox in sandboxes() {
+            let out = sh(
+                &sandbox,
+                "unshare -U true || echo no-user; unshare -Ur true || echo no-root; \
+                 unshare -m true || echo no-mount",
+                "",
+                &limits(),
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                "no-user\nno-root\nno-mount\n",
+                "{:?}",
+                sandbox.isolation()
+            );
+        }
+    }
+
+    /// Two sandboxes of one process share its cgroup folder: dropping one leaves the other's
+    /// runs working.
+    #[test]
+    fn dropping_one_sandbox_leaves_anothers_cgroups() {
+        let first = Sandbox::new(Vec::new()).expect("sandbox");
+        let second = Sandbox::new(Vec::new()).expect("sandbox");
+        drop(first);
+        let outcome = sh(&second, "echo ok", "", &limits());
+        assert_eq!(outcome.stdout, b"ok\n");
     }
 
     #[test]

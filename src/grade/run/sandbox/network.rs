@@ -152,10 +152,12 @@ mod tests {
         let mut sandbox = Sandbox::new(Vec::new()).expect("sandbox");
         // As root, the runs of a user namespace work as they do without root.
         sandbox.isolation = Isolation::UserNamespace;
+        sandbox.root = false;
         let limits = RunLimits {
             timeout: Duration::from_millis(100),
             cpu_seconds: 2,
             memory_bytes: Some(512 << 20),
+            run_memory_bytes: Some(512 << 20),
             output_bytes: 1 << 16,
             file_size_bytes: 1 << 20,
             open_files: 64,

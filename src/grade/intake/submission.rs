@@ -7,10 +7,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use super::csource;
+use super::layout::{self, Group, Lms};
 use crate::assignment::spec::{Layout, SubmissionSpec};
 use crate::error::Error;
-use crate::grade::facts;
-use crate::grade::layout::{self, Group, Lms};
 pub use crate::report::model::{Ignored, Skipped};
 
 /// One student's work as read from disk.
@@ -33,6 +33,8 @@ pub struct Submission {
     pub id: String,
     /// The LMS marked the submission late.
     pub late: bool,
+    /// When it was submitted, as the LMS wrote it, where its download says (Gradescope).
+    pub submitted: Option<String>,
 }
 
 /// The submissions found, in a stable order, and the batch entries that are not graded.
@@ -140,9 +142,13 @@ fn discover_export(
             reason,
         });
     }
+    let mut students = Vec::new();
     for group in export.groups {
-        found.submissions.push(from_group(group, spec)?);
+        students.push(from_group(group, spec)?);
     }
+    // Reported in name order, as every batch is (the LMS groups them by id).
+    students.sort_by(|a, b| (&a.student, &a.id).cmp(&(&b.student, &b.id)));
+    found.submissions.extend(students);
     Ok(())
 }
 
@@ -151,6 +157,7 @@ fn from_group(group: Group, spec: &SubmissionSpec) -> Result<Submission, Error> 
     let mut files = Vec::new();
     let mut problem = None;
     let mut notes = group.notes;
+    let uploaded: Vec<(String, PathBuf)> = group.files.clone();
     let mut ignored: Vec<Ignored> = group
         .ignored
         .into_iter()
@@ -199,10 +206,19 @@ fn from_group(group: Group, spec: &SubmissionSpec) -> Result<Submission, Error> 
     }
     files.sort_by(|a, b| a.name.cmp(&b.name));
     let mut submission = finish(&group.root, spec, files, problem, ignored, notes);
+    // A student's files side by side in a flat export: the submission is named by the file
+    // graded (Canvas's `…_Lab6-1.c`, the latest upload), not the first file of the student.
+    let graded: Vec<&SourceFile> = submission.files.iter().filter(|f| f.is_c()).collect();
+    if let [graded] = graded.as_slice() {
+        if let Some((_, path)) = uploaded.iter().find(|(name, _)| *name == graded.name) {
+            submission.path = path.clone();
+        }
+    }
     submission.name = group.student.name.clone();
     submission.student = group.student.name;
     submission.id = group.student.id;
     submission.late = group.student.late;
+    submission.submitted = group.student.submitted;
     Ok(submission)
 }
 
@@ -238,16 +254,20 @@ fn discover_path(path: &Path, spec: &SubmissionSpec, found: &mut Discovered) -> 
         .iter()
         .any(|e| e.kind == Kind::File && file_name(&e.path).eq_ignore_ascii_case(&spec.file));
     // A folder that directly holds .c files is one student's submission for a multi-file
-    // assignment; for a one-file assignment, one that holds the handout's file and no
-    // folder or archive is (`Lab6.c` beside the student's own `test.c`); any other folder is
-    // a batch.
+    // assignment. For a one-file assignment, a folder with no folder or archive in it is one
+    // student's when it holds the handout's file (`Lab6.c` beside the student's own
+    // `test.c`), or when it holds only .c/.h files of one program: two or more, at most one
+    // defining `main` (`lab7.c` and its `reversi.h`). Any other folder is a batch: one entry
+    // per student, each file a whole program of its own.
     let holds_submissions = entries.iter().any(|e| {
         e.kind == Kind::Folder
             || (e.kind == Kind::File && extension(&e.path).as_deref() == Some("zip"))
     });
     let one_student = match spec.layout {
         Layout::Multi => holds_c,
-        Layout::Single => holds_handout_file && !holds_submissions,
+        Layout::Single => {
+            !holds_submissions && holds_c && (holds_handout_file || one_program(&entries))
+        }
     };
     if one_student {
         let (files, ignored) = source_files_under(path)?;
@@ -288,6 +308,30 @@ fn discover_path(path: &Path, spec: &SubmissionSpec, found: &mut Discovered) -> 
         }
     }
     Ok(())
+}
+
+/// Whether the folder holds one program: nothing but `.c`/`.h` files, at least two, no more
+/// than one of them defining `main` (several mains are several students' whole programs). A file too large
+/// to read defines none here; its submission reports it.
+fn one_program(entries: &[Entry]) -> bool {
+    let sources_only = entries
+        .iter()
+        .all(|e| e.kind == Kind::File && is_source_name(&file_name(&e.path)));
+    // A lone .c file is as likely one student's entry of a batch: it keeps its own name.
+    if !sources_only || entries.len() < 2 {
+        return false;
+    }
+    let mains = entries
+        .iter()
+        .filter(|e| e.kind == Kind::File && extension(&e.path).as_deref() == Some("c"))
+        .filter(|e| {
+            std::fs::metadata(&e.path).is_ok_and(|m| m.len() <= MAX_SOURCE_BYTES)
+                && std::fs::read(&e.path).is_ok_and(|bytes| {
+                    csource::defines_function(&String::from_utf8_lossy(&bytes), "main")
+                })
+        })
+        .count();
+    mains <= 1
 }
 
 /// Why a file in a batch folder is not a submission.
@@ -402,8 +446,15 @@ fn is_source_name(name: &str) -> bool {
     lower.ends_with(".c") || lower.ends_with(".h")
 }
 
+/// A submission's name: its file's stem or its folder's name; for `.` or `..` the name of the
+/// folder they stand for.
 fn name_of(path: &Path) -> String {
-    path.file_stem()
+    let named = match path.file_name() {
+        Some(_) => path.to_path_buf(),
+        None => path.canonicalize().unwrap_or_else(|_| path.to_path_buf()),
+    };
+    named
+        .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string())
 }
@@ -454,11 +505,23 @@ fn read_source(path: &Path) -> Result<Vec<u8>, String> {
         .len();
     if size > MAX_SOURCE_BYTES {
         return Err(format!(
-            "{}: {size} bytes is too large for a source file",
-            path.display()
+            "{}: {}: over the {} source limit, not a hand-written program",
+            path.display(),
+            megabytes(size),
+            megabytes(MAX_SOURCE_BYTES)
         ));
     }
     std::fs::read(path).map_err(|e| format!("{}: {}", path.display(), io_reason(&e)))
+}
+
+/// `20 MB`, `2.5 MB`: a size as a TA reads it.
+fn megabytes(bytes: u64) -> String {
+    let mb = bytes as f64 / f64::from(1u32 << 20);
+    if (mb - mb.round()).abs() < 0.05 {
+        format!("{mb:.0} MB")
+    } else {
+        format!("{mb:.1} MB")
+    }
 }
 
 fn base_name(path: &str) -> String {
@@ -479,6 +542,7 @@ fn from_zip(path: &Path, spec: &SubmissionSpec) -> Submission {
             student: name_of(path),
             id: String::new(),
             late: false,
+            submitted: None,
         },
     }
 }
@@ -581,6 +645,7 @@ fn finish(
         student: name_of(root),
         id: String::new(),
         late: false,
+        submitted: None,
     };
     if spec.layout == Layout::Single && submission.problem.is_none() {
         keep_the_graded_file(&mut submission, &spec.file);
@@ -603,7 +668,7 @@ fn keep_the_graded_file(submission: &mut Submission, handout_file: &str) {
     });
     let with_main: Vec<&&SourceFile> = c_files
         .iter()
-        .filter(|f| facts::defines_function(&f.text(), "main"))
+        .filter(|f| csource::defines_function(&f.text(), "main"))
         .collect();
     let graded = match (by_name, with_main.as_slice()) {
         (Some(file), _) => file.name.clone(),
@@ -827,9 +892,10 @@ mod tests {
         let without = super::discover(&[dir.path().to_path_buf()], &single()).expect("found");
         assert_eq!(
             without.submissions.len(),
-            2,
-            "no Lab6.c: a batch of .c files"
+            1,
+            "no Lab6.c, but .c/.h files of one program (one main): still one student's"
         );
+        assert!(without.submissions[0].notes[0].contains("graded test.c"));
         let files: Vec<&str> = found[0].files.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(files, ["Lab6.c", "lab6.h", "moves.c"]);
         assert_eq!(found[0].ignored.len(), 1);
@@ -858,6 +924,60 @@ mod tests {
             problem.contains("none named Lab6.c and 2 defining main"),
             "{problem}"
         );
+    }
+
+    #[test]
+    fn a_folder_of_one_program_without_the_handout_name_is_one_submission() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let student = dir.path().join("lab7");
+        write(
+            &student,
+            "lab7.c",
+            "#include \"reversi.h\"\nint main(void){return 0;}",
+        );
+        write(
+            &student,
+            "reversi.h",
+            "void printBoard(char b[][26], int n);",
+        );
+        write(
+            &student,
+            "board.c",
+            "void printBoard(char b[][26], int n){}",
+        );
+        let found = found(&student, &single());
+        assert_eq!(found.len(), 1, "one student");
+        assert_eq!(found[0].name, "lab7");
+        let names: Vec<&str> = found[0].files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["lab7.c", "reversi.h"]);
+        assert!(found[0].problem.is_none(), "{:?}", found[0].problem);
+    }
+
+    #[test]
+    fn a_folder_of_several_programs_or_of_folders_stays_a_batch() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let class = dir.path().join("class");
+        write(&class, "alice.c", "int main(void){return 0;}");
+        write(&class, "bob.c", "int main(void){return 1;}");
+        let names: Vec<String> = found(&class, &single())
+            .into_iter()
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(names, ["alice", "bob"]);
+        let mixed = dir.path().join("mixed");
+        write(&mixed, "alice.c", "int main(void){return 0;}");
+        write(&mixed, "bob/lab.c", "int main(void){return 0;}");
+        let names: Vec<String> = found(&mixed, &single())
+            .into_iter()
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(names, ["alice", "bob"]);
+        let zipped = dir.path().join("zipped");
+        write(&zipped, "alice.c", "int main(void){return 0;}");
+        write(&zipped, "bob.tar.gz", "not really");
+        let found = discover(&[zipped], &single()).expect("found");
+        assert_eq!(found.submissions.len(), 1);
+        assert_eq!(found.skipped.len(), 1);
     }
 
     #[test]

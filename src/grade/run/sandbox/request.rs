@@ -11,8 +11,12 @@ pub struct RunLimits {
     /// gets 3 x this + 1 s as a backstop), wall-clock time for a tool (the compiler).
     pub timeout: Duration,
     pub cpu_seconds: u64,
-    /// Address space; `None` for no limit (sanitizer builds reserve terabytes).
+    /// Address space of each process; `None` for no limit (sanitizer builds reserve
+    /// terabytes of it).
     pub memory_bytes: Option<u64>,
+    /// Memory of the whole run, every process, tmpfs file and shared memory segment of it
+    /// together, where runs get a cgroup (see `cgroup`); `None` for no limit.
+    pub run_memory_bytes: Option<u64>,
     /// Bytes kept of stdout, and separately of stderr; more stops the program.
     pub output_bytes: usize,
     pub file_size_bytes: u64,
@@ -27,6 +31,8 @@ pub enum Termination {
     Signaled(i32),
     Timeout(TimeLimit),
     OutputLimit,
+    /// Killed by the kernel for going over the run's memory limit (`run_memory_bytes`).
+    MemoryLimit,
 }
 
 /// Which limit stopped a run that ran out of time.
@@ -53,6 +59,12 @@ pub struct RunOutcome {
     pub termination: Termination,
     /// CPU time for untrusted programs (`Sandbox::run`), wall-clock time for tools.
     pub elapsed: Duration,
+    /// Wall-clock time the program spent neither running nor waiting for a CPU (it slept,
+    /// or waited for something that was not the CPU): what load does not change.
+    pub slept: Duration,
+    /// The kernel killed a process of the run at the run's memory limit (a batch's case, or
+    /// a child, when the run itself went on).
+    pub memory_limit_hit: bool,
 }
 
 /// What to run.

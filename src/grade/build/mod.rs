@@ -6,8 +6,20 @@ use std::time::Duration;
 use crate::assignment::Assignment;
 use crate::games::Target;
 
-use super::build::{Built, Compiler, Workspace};
-use super::cache;
+pub mod built;
+pub mod cache;
+pub mod compile;
+pub mod compiler;
+pub mod facts;
+pub mod own;
+pub mod rename;
+pub mod shortcuts;
+pub mod signature;
+pub mod tool;
+
+use built::Built;
+use compile::Workspace;
+use compiler::Compiler;
 
 /// Builds per (target, flags), made on first use and kept for the submission.
 pub struct Builds<'a> {
