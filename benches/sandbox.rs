@@ -13,8 +13,8 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use referee::grade::batch::{self, Batch};
-use referee::grade::sandbox::{RunLimits, RunRequest, Sandbox, Termination};
+use referee::grade::run::batch::{self, Batch};
+use referee::grade::run::sandbox::{RunLimits, RunRequest, Sandbox, Termination};
 
 /// Cases in one batch of the batched kind.
 const BATCH: usize = 20;
@@ -61,7 +61,7 @@ fn main() {
         .arg(&source)
         .arg(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/src/grade/referee_rt.c"
+            "/src/grade/run/runtime.c"
         ))
         .arg("-Wl,--wrap=time")
         .status()
@@ -75,6 +75,7 @@ fn main() {
         timeout: Duration::from_secs(5),
         cpu_seconds: 5,
         memory_bytes: Some(256 << 20),
+        run_memory_bytes: Some(256 << 20),
         output_bytes: 1 << 20,
         file_size_bytes: 1 << 20,
         open_files: 64,
@@ -124,6 +125,7 @@ fn main() {
                 args: &[],
                 inputs: vec![stdin.as_slice(); BATCH],
                 limits: &limits,
+                sleep: Duration::from_secs(60),
             },
         )
         .expect("batch");

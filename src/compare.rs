@@ -155,6 +155,45 @@ fn trim_trailing_blank(mode: CompareMode, keys: &mut Vec<String>) {
 
 /// Diff lines shown before the rest is cut.
 pub const MAX_DIFF_LINES: usize = 80;
+/// Characters of one line a diff shows before the rest of it is cut.
+pub const MAX_DIFF_LINE_CHARS: usize = 300;
+/// A line diff of more lines than this (expected and compared output together) is worked out
+/// in linear time: the common start and end, and everything between as one change. Myers'
+/// algorithm takes time in proportion to the lines times the lines that differ.
+const MYERS_MAX_LINES: usize = 20_000;
+
+/// The part of a program's output that is compared: at most twice the expected output's
+/// lines and bytes, and a margin (a flood of output past it fails the comparison anyway), and
+/// how much was left out.
+fn compared_part<'a>(expected: &Transcript, actual: &'a str) -> (&'a str, Option<Cut>) {
+    let expected_lines = expected.lines();
+    let max_lines = 2 * expected_lines.len() + 100;
+    let expected_bytes: usize = expected_lines.iter().map(|l| l.text.len() + 1).sum();
+    let max_bytes = 2 * expected_bytes + (64 << 10);
+    let mut end = actual.len().min(max_bytes);
+    while !actual.is_char_boundary(end) {
+        end -= 1;
+    }
+    if let Some((at, _)) = actual[..end].match_indices('\n').nth(max_lines - 1) {
+        end = at + 1;
+    }
+    if end == actual.len() {
+        return (actual, None);
+    }
+    let rest = &actual[end..];
+    let cut = Cut {
+        lines: rest.lines().count(),
+        bytes: rest.len(),
+    };
+    (&actual[..end], Some(cut))
+}
+
+/// Output left out of a comparison.
+#[derive(Debug, Clone, Copy)]
+struct Cut {
+    lines: usize,
+    bytes: usize,
+}
 
 /// How much of a comparison to work out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,6 +217,7 @@ pub fn compare_with(
     detail: Detail,
 ) -> Comparison {
     let expected_lines = expected.lines();
+    let (actual, cut) = compared_part(expected, actual);
     let actual_lines = split_lines(actual);
     let mut old: Vec<String> = expected_lines
         .iter()
@@ -262,7 +302,14 @@ pub fn compare_with(
                     newline: l.newline,
                 })
                 .collect();
-            unified_diff(&ops, &expected_view, &actual_lines)
+            let mut diff = unified_diff(&ops, &expected_view, &actual_lines);
+            if let Some(cut) = cut {
+                diff.push_str(&format!(
+                    "… your output went on for {} more lines ({} bytes), not compared: it is already twice as long as the expected output\n",
+                    cut.lines, cut.bytes
+                ));
+            }
+            diff
         },
     }
 }
@@ -271,6 +318,9 @@ pub fn compare_with(
 /// algorithm only ever asks whether two lines are equal, so the edit script is the one the
 /// strings give, found without comparing strings at every step.
 fn line_diff(old: &[String], new: &[String]) -> Vec<DiffOp> {
+    if old.len() + new.len() > MYERS_MAX_LINES {
+        return linear_diff(old, new);
+    }
     let mut ids: HashMap<&str, usize> = HashMap::new();
     let mut old_ids = Vec::with_capacity(old.len());
     let mut new_ids = Vec::with_capacity(new.len());
@@ -281,6 +331,54 @@ fn line_diff(old: &[String], new: &[String]) -> Vec<DiffOp> {
         }
     }
     capture_diff_slices(Algorithm::Myers, &old_ids, &new_ids)
+}
+
+/// The edit script of a diff too long for Myers: the lines the two have in common at the
+/// start and at the end, and one change for everything between.
+fn linear_diff(old: &[String], new: &[String]) -> Vec<DiffOp> {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (old_len, new_len) = (old.len() - prefix - suffix, new.len() - prefix - suffix);
+    let mut ops = Vec::new();
+    if prefix > 0 {
+        ops.push(DiffOp::Equal {
+            old_index: 0,
+            new_index: 0,
+            len: prefix,
+        });
+    }
+    match (old_len, new_len) {
+        (0, 0) => {}
+        (0, _) => ops.push(DiffOp::Insert {
+            old_index: prefix,
+            new_index: prefix,
+            new_len,
+        }),
+        (_, 0) => ops.push(DiffOp::Delete {
+            old_index: prefix,
+            old_len,
+            new_index: prefix,
+        }),
+        _ => ops.push(DiffOp::Replace {
+            old_index: prefix,
+            old_len,
+            new_index: prefix,
+            new_len,
+        }),
+    }
+    if suffix > 0 {
+        ops.push(DiffOp::Equal {
+            old_index: prefix + old_len,
+            new_index: prefix + new_len,
+            len: suffix,
+        });
+    }
+    ops
 }
 
 fn unified_diff(ops: &[DiffOp], old: &[OutLine], new: &[OutLine]) -> String {
@@ -335,7 +433,17 @@ fn hunk_range(range: &std::ops::Range<usize>) -> String {
 }
 
 fn push_line(lines: &mut Vec<String>, sign: char, line: &OutLine) {
-    lines.push(format!("{sign}{}", visible(line.text)));
+    let shown = visible(line.text);
+    let chars = shown.chars().count();
+    if chars > MAX_DIFF_LINE_CHARS {
+        let kept: String = shown.chars().take(MAX_DIFF_LINE_CHARS).collect();
+        lines.push(format!(
+            "{sign}{kept}… ({} more characters)",
+            chars - MAX_DIFF_LINE_CHARS
+        ));
+    } else {
+        lines.push(format!("{sign}{shown}"));
+    }
     if !line.newline {
         lines.push("\\ (no newline at end of line)".to_string());
     }
@@ -355,6 +463,13 @@ pub fn visible(text: &str) -> String {
                 out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?'));
             }
             '\u{7f}' => out.push('␡'),
+            // C1 controls (U+009B starts a terminal sequence) and bidirectional overrides
+            // would act on the reader's terminal or reorder the line: written out.
+            c if c.is_control()
+                || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') =>
+            {
+                out.push_str(&format!("\\u{{{:04x}}}", c as u32));
+            }
             c => out.push(c),
         }
     }
@@ -441,6 +556,77 @@ mod tests {
     }
 
     #[test]
+    fn a_flood_of_output_is_compared_only_up_to_twice_the_expected() {
+        let t = transcript(&[("board", "row 1\nrow 2\n"), ("moves", "A to B\n")]);
+        let flood = "\n".repeat(1 << 20);
+        let c = compare(&t, &flood, CompareMode::Exact);
+        assert!(c.failed_items.contains("board") && c.failed_items.contains("moves"));
+        assert!(
+            c.diff.contains(
+                "your output went on for 1048470 more lines (1048470 bytes), not compared"
+            ),
+            "{}",
+            c.diff
+        );
+        let within = "row 1\nrow 2\nA to B\n\n";
+        let c = compare(&t, within, CompareMode::Exact);
+        assert!(!c.diff.contains("not compared"), "{}", c.diff);
+    }
+
+    #[test]
+    fn a_diff_line_is_cut_at_its_width() {
+        let t = transcript(&[("a", "short\n")]);
+        let long = format!("{}\n", "x".repeat(5000));
+        let c = compare(&t, &long, CompareMode::Exact);
+        let shown = c
+            .diff
+            .lines()
+            .find(|l| l.starts_with('+') && !l.starts_with("+++"));
+        let shown = shown.expect("the program's line");
+        assert!(shown.ends_with(&format!(
+            "… ({} more characters)",
+            5000 - MAX_DIFF_LINE_CHARS
+        )));
+        assert!(shown.chars().count() < MAX_DIFF_LINE_CHARS + 40);
+    }
+
+    #[test]
+    fn a_diff_past_the_myers_budget_is_one_change_between_the_common_ends() {
+        let lines =
+            |n: usize, tag: &str| -> Vec<String> { (0..n).map(|i| format!("{tag}{i}")).collect() };
+        let mut old = lines(12_000, "same ");
+        let mut new = old.clone();
+        old.insert(6_000, "only expected".into());
+        new[7_000] = "changed".into();
+        new.insert(100, "extra".into());
+        let ops = line_diff(&old, &new);
+        assert!(old.len() + new.len() > MYERS_MAX_LINES);
+        assert_eq!(ops.len(), 3, "{ops:?}");
+        assert_eq!(
+            ops[0],
+            DiffOp::Equal {
+                old_index: 0,
+                new_index: 0,
+                len: 100
+            }
+        );
+        assert!(matches!(ops[1], DiffOp::Replace { old_index: 100, .. }));
+        let DiffOp::Equal { len, .. } = ops[2] else {
+            panic!("{ops:?}");
+        };
+        assert_eq!(len, 12_000 - 7_001);
+        let same = line_diff(&old, &old);
+        assert_eq!(
+            same,
+            vec![DiffOp::Equal {
+                old_index: 0,
+                new_index: 0,
+                len: old.len()
+            }]
+        );
+    }
+
+    #[test]
     fn long_diffs_are_cut_with_a_count() {
         let expected: String = (0..200).map(|i| format!("line {i}\n")).collect();
         let t = transcript(&[("a", &expected)]);
@@ -505,5 +691,6 @@ mod tests {
     #[test]
     fn control_characters_are_visible() {
         assert_eq!(visible("a\tb\r\0 "), "a→b␍␀·");
+        assert_eq!(visible("\u{9b}2J\u{202e}x"), "\\u{009b}2J\\u{202e}x");
     }
 }

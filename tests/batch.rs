@@ -5,9 +5,10 @@ mod common;
 
 use common::root;
 use referee::assignment::{Assignment, Project};
-use referee::grade::build::Compiler;
-use referee::grade::sandbox::Sandbox;
-use referee::grade::{self, submission, Grader, Settings};
+use referee::grade::build::compiler::Compiler;
+use referee::grade::intake::submission;
+use referee::grade::run::sandbox::Sandbox;
+use referee::grade::{self, Grader, Settings};
 use serde_json::Value;
 
 /// Grades `folder` as `game` without a cache; the report as JSON and the sandboxed runs made.

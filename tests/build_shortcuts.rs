@@ -1,4 +1,4 @@
-//! The shortcuts past the compiler's driver (grade/shortcuts.rs: the linker run directly,
+//! The shortcuts past the compiler's driver (grade/build/shortcuts.rs: the linker run directly,
 //! `-lm` left out where libm is not used, `-pipe`) make the same bytes as the driver given the
 //! same files: every game's model solution and samples, program and harness, with and without
 //! the sanitizers, build to byte-identical binaries with the same build log either way.
@@ -11,9 +11,11 @@ use std::time::Duration;
 use common::root;
 use referee::assignment::{Assignment, Project};
 use referee::games::Target;
-use referee::grade::build::{Built, Compiler, Workspace};
-use referee::grade::sandbox::Sandbox;
-use referee::grade::submission::{self, Submission};
+use referee::grade::build::built::Built;
+use referee::grade::build::compile::Workspace;
+use referee::grade::build::compiler::Compiler;
+use referee::grade::intake::submission::{self, Submission};
+use referee::grade::run::sandbox::Sandbox;
 
 const GAMES: [&str; 5] = ["reversi", "othello", "backgammon", "trouble", "ludo"];
 

@@ -12,7 +12,7 @@ fn build_with_runtime(dir: &std::path::Path, name: &str, source: &str) -> std::p
     let binary = dir.join(name);
     let status = Command::new("cc")
         .arg(&program)
-        .arg(common::root().join("src/grade/referee_rt.c"))
+        .arg(common::root().join("src/grade/run/runtime.c"))
         .args(["-Wl,--wrap=time", "-o"])
         .arg(&binary)
         .status()
