@@ -398,10 +398,56 @@ fn scores_order_programs_as_a_ta_would() {
     );
 }
 
-/// A program that hangs in every game: after the first timeouts, its later runs of the trace
-/// case get the shortened time limit, as any other case's would.
+/// An unfinished program (no captures, no blocks, no mystery cell, otherwise legal) is worth
+/// less than a complete one with two rule bugs: each feature the model shows in most games and
+/// the unfinished one never does costs its share of `rules`.
 #[test]
-fn a_program_hanging_in_every_game_gets_the_shortened_limit_in_later_runs() {
+fn an_unfinished_program_scores_below_a_complete_one_with_two_rule_bugs() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    for sample in ["complete-two-bugs", "unfinished"] {
+        let dest = folder.path().join(sample);
+        std::fs::create_dir(&dest).expect("submission folder");
+        for (name, text) in sources(&root().join("tests/submissions/ludo").join(sample)) {
+            std::fs::write(dest.join(name), text).expect("source copied");
+        }
+    }
+    let output = BinCommand::cargo_bin("referee")
+        .expect("the referee binary")
+        .current_dir(root())
+        .args(["grade", "ludo", "--format", "json", "--no-cache"])
+        .arg(folder.path())
+        .output()
+        .expect("referee runs");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON report");
+    let submissions = report["submissions"].as_array().expect("submissions");
+    let score = |name: &str| {
+        submissions
+            .iter()
+            .find(|s| s["name"] == name)
+            .and_then(|s| s["score"].as_f64())
+            .unwrap_or(-1.0)
+    };
+    let (complete, unfinished) = (score("complete-two-bugs"), score("unfinished"));
+    assert!(
+        unfinished >= 0.0 && unfinished < complete,
+        "unfinished {unfinished}, complete with two bugs {complete}"
+    );
+    let text = report.to_string();
+    assert!(
+        text.contains(
+            "missing feature: in 100 games no piece was ever captured; the model captures in"
+        ),
+        "the unfinished program's findings name what it never shows"
+    );
+}
+
+/// A program that hangs in every game: after the first timeouts its later runs get the
+/// shortened time limit, and once two of those time out too the trace case stops, its runs
+/// left counted as the mean of those made; the next case stops after its first run. Graded
+/// in seconds, not one time limit per game.
+#[test]
+fn a_program_hanging_in_every_game_stops_after_a_few_runs() {
+    let started = std::time::Instant::now();
     let output = BinCommand::cargo_bin("referee")
         .expect("the referee binary")
         .current_dir(root())
@@ -416,6 +462,7 @@ fn a_program_hanging_in_every_game_gets_the_shortened_limit_in_later_runs() {
         ])
         .output()
         .expect("referee runs");
+    let elapsed = started.elapsed();
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{text}");
     assert!(
@@ -423,7 +470,16 @@ fn a_program_hanging_in_every_game_gets_the_shortened_limit_in_later_runs() {
         "the first run has the full limit:\n{text}"
     );
     assert!(
-        text.contains("run 100: run with a shortened time limit"),
-        "the last run is shortened:\n{text}"
+        text.contains("run with a shortened time limit"),
+        "later runs are shortened:\n{text}"
     );
+    // The two cases run side by side and share the pacing: each stops within a few runs.
+    for case_runs in [100, 25] {
+        let stopped = (2..=8)
+            .any(|first| text.contains(&format!("runs {first} to {case_runs} not run: the last")));
+        assert!(stopped, "the case of {case_runs} runs stops early:\n{text}");
+    }
+    assert!(!text.contains("run 9:"), "{text}");
+    // A few full limits of 1 s and shortened ones of 0.2 s, with the build.
+    assert!(elapsed.as_secs() < 30, "{elapsed:?}");
 }

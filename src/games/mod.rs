@@ -104,10 +104,26 @@ pub trait Game: Sync {
         Err(no_such_kind(self.id(), case))
     }
 
+    /// A transcript case's output rewritten to the reference's reading where it prints
+    /// another reading the handout allows (Trouble: line breaks before a turn header, the
+    /// legal moves in another order), so both are graded alike; `None` when there is nothing
+    /// to rewrite. Pure: whatever else the program printed is left as it is.
+    fn as_reference(&self, _expected: &Transcript, _actual: &str) -> Option<String> {
+        None
+    }
+
     /// Judges one run of a trace case (`Expectation::Trace`). Only games with trace cases
     /// implement it.
-    fn check_trace(&self, case: &CaseSpec, _run: &TraceRun) -> Result<Vec<ItemVerdict>, Error> {
+    fn check_trace(&self, case: &CaseSpec, _run: &TraceRun) -> Result<TraceVerdict, Error> {
         Err(case.error(format!("{} has no trace checker", self.id())))
+    }
+
+    /// Judges what a trace case's runs showed together (`shown`: the features each run's game
+    /// showed, in the order of `clocks`) against the model's games at the same clocks: per
+    /// item, a factor its mean over the runs is multiplied by, with notes. Only games with
+    /// trace cases implement it.
+    fn charge_trace(&self, _clocks: &[i64], _shown: &[Vec<&'static str>]) -> Vec<ItemVerdict> {
+        Vec::new()
     }
 }
 
@@ -131,6 +147,17 @@ pub struct TraceRun<'a> {
     /// The submission's source files: (file name, text); `None` when only an output is
     /// checked (`referee check-trace`), so items judged from the sources are left out.
     pub sources: Option<&'a [(String, String)]>,
+}
+
+/// A checker's judgement of one run: its items, and the features of the game it showed (the
+/// game's keys, counted over the case's runs by `Game::charge_trace`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceVerdict {
+    pub items: Vec<ItemVerdict>,
+    pub shown: Vec<&'static str>,
+    /// The run's findings, the one to name first first, each with the item it costs: what a
+    /// failing case's reason names (never a coverage or wording note).
+    pub findings: Vec<(&'static str, String)>,
 }
 
 /// A checker's judgement of one rubric item in one run: the share earned (0 to 1) and the

@@ -6,9 +6,12 @@ pub mod board;
 pub mod check;
 pub mod sim;
 
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
 use serde::Deserialize;
 
-use super::{Expectation, Game, ItemVerdict, Prepared, Target, TraceRun};
+use super::{Expectation, Game, ItemVerdict, Prepared, Target, TraceRun, TraceVerdict};
 use crate::error::Error;
 use crate::games::{CaseKind, CaseSpec};
 
@@ -79,12 +82,44 @@ impl Game for Ludo {
         })
     }
 
-    fn check_trace(&self, case: &CaseSpec, run: &TraceRun) -> Result<Vec<ItemVerdict>, Error> {
+    fn check_trace(&self, case: &CaseSpec, run: &TraceRun) -> Result<TraceVerdict, Error> {
         if case.kind != CaseKind::Trace {
             return Err(case.error("ludo has only trace cases"));
         }
-        Ok(check::verdicts(run))
+        Ok(check::judge_run(run))
     }
+
+    fn charge_trace(&self, clocks: &[i64], shown: &[Vec<&'static str>]) -> Vec<ItemVerdict> {
+        // The model's games are played here, when runs are judged, not when the case is
+        // loaded: listing or printing the cases does not pay for them.
+        let model: Vec<Vec<&'static str>> = clocks
+            .iter()
+            .take(shown.len())
+            .map(|&clock| model_shows(clock))
+            .collect();
+        check::feature_charge(&model, shown).into_iter().collect()
+    }
+}
+
+/// The features the model's game seeded with `clock` shows (the program's run at that clock
+/// reads the same second), as the checker reads them from its printed game. Kept for the
+/// process: a game takes about 15 ms to play and check, and every submission of a class is
+/// charged against the same games.
+fn model_shows(clock: i64) -> Vec<&'static str> {
+    static KEPT: OnceLock<Mutex<HashMap<i64, Vec<&'static str>>>> = OnceLock::new();
+    let kept = KEPT.get_or_init(Mutex::default);
+    if let Some(shown) = kept.lock().unwrap_or_else(|e| e.into_inner()).get(&clock) {
+        return shown.clone();
+    }
+    let shown: Vec<&'static str> = check::check(&sim::simulate(clock as u64).text())
+        .shown
+        .into_iter()
+        .map(check::Feature::key)
+        .collect();
+    kept.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(clock, shown.clone());
+    shown
 }
 
 #[cfg(test)]
@@ -114,6 +149,18 @@ mod tests {
                 );
                 assert_eq!(example, sim::simulate(7));
                 assert!(example.text().contains("player wins!!!"));
+                // Runs that showed nothing are charged against the model's games at these
+                // clocks, and a run that shows what the model's game shows is not.
+                let nothing = vec![Vec::new(); clocks.len()];
+                assert!(Ludo
+                    .charge_trace(&clocks, &nothing)
+                    .iter()
+                    .any(|charge| charge.fraction < 1.0));
+                let model: Vec<_> = clocks.iter().map(|&clock| model_shows(clock)).collect();
+                assert!(Ludo
+                    .charge_trace(&clocks, &model)
+                    .iter()
+                    .all(|charge| charge.fraction == 1.0));
             }
             Expectation::Transcript(_) => panic!("ludo cases are traces"),
         }

@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod play;
+mod reading;
 
 use std::collections::BTreeMap;
 
@@ -358,6 +359,10 @@ pub struct Trouble;
 impl Game for Trouble {
     fn id(&self) -> &'static str {
         "trouble"
+    }
+
+    fn as_reference(&self, expected: &Transcript, actual: &str) -> Option<String> {
+        reading::as_reference(expected, actual)
     }
 
     fn prepare_program(&self, case: &CaseSpec) -> Result<Prepared, Error> {

@@ -4,7 +4,8 @@
 
 use super::super::board::*;
 use super::read::*;
-use super::replay::*;
+use super::state::*;
+use super::words::*;
 use super::Violation;
 
 /// A square printed `k` squares clockwise of the handout's numbering, put back.

@@ -2,7 +2,7 @@
 //! handout's own forms fail.
 
 use super::super::board::*;
-use super::read::*;
+use super::words::*;
 
 /// A location in the wordings real programs use: `L41`, `41`, `homepath2`, `HS2`, `H-2`,
 /// `redhomepath2`, `Base`, `Home`.

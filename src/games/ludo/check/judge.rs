@@ -4,13 +4,14 @@
 use super::super::board::{Board, Colour, Dir, Loc, PieceId, HOME_PATH_CELLS};
 use super::super::sim::{block_moves, captures_at, entry, single_move, SingleMove, Stopped};
 use super::super::{BEHAVIOUR, FINISHES, MESSAGES, RULES, STRUCTURE};
-use super::replay::*;
+use super::state::*;
 use super::*;
-use crate::games::{ItemVerdict, TraceRun};
+use crate::games::{ItemVerdict, TraceRun, TraceVerdict};
 
 impl Checker {
     /// Judges one roll's choice against the colour's behaviour, where it decides.
     pub(super) fn judge(&mut self, roll: &Roll) {
+        self.show_roll(roll);
         if roll.sixes >= 3 && !roll.uncertain {
             self.blockade_kept(roll);
         }
@@ -54,6 +55,35 @@ impl Checker {
             if against_every_reading {
                 tally.against_every_reading += 1;
                 tally.first_against_every_reading.get_or_insert(roll.line);
+            }
+        }
+    }
+
+    /// The features a roll showed, from what it did and where its pieces ended.
+    fn show_roll(&mut self, roll: &Roll) {
+        let shown = &mut self.report.shown;
+        if roll.entered {
+            shown.insert(Feature::LeaveBase);
+        }
+        if roll.captured {
+            shown.insert(Feature::Capture);
+        }
+        if roll.made_block || roll.block_move {
+            shown.insert(Feature::Block);
+        }
+        if roll.sixes >= 3 {
+            shown.insert(Feature::ThirdSix);
+        }
+        for &(id, _) in &roll.moved {
+            match self.board.piece(id).loc {
+                Loc::HomePath(_) => {
+                    shown.insert(Feature::HomeStraight);
+                }
+                Loc::Home => {
+                    shown.insert(Feature::HomeStraight);
+                    shown.insert(Feature::Home);
+                }
+                Loc::Base | Loc::Square(_) => {}
             }
         }
     }
@@ -545,7 +575,126 @@ pub(super) fn capped(mut notes: Vec<String>) -> Vec<String> {
 
 /// The per-item judgement of one run (see `specs/ludo/README.md` for the scoring).
 pub fn verdicts(run: &TraceRun) -> Vec<ItemVerdict> {
+    judge_run(run).items
+}
+
+/// One run judged: its items and the features its game showed.
+pub fn judge_run(run: &TraceRun) -> TraceVerdict {
     let report = check(run.output);
+    TraceVerdict {
+        items: items(&report, run),
+        shown: report.shown.iter().map(|f| f.key()).collect(),
+        findings: findings(&report),
+    }
+}
+
+/// A run's findings in the order a failing case names them: rule violations by line (those
+/// found at the end of the game last), then each colour's first choice against its
+/// behaviour, the missing winner, the required messages missing, the first line not
+/// understood. Coverage and wording notes are not findings.
+fn findings(report: &Report) -> Vec<(&'static str, String)> {
+    let mut violations: Vec<&Violation> = report.violations.iter().collect();
+    violations.sort_by_key(|v| if v.line == 0 { usize::MAX } else { v.line });
+    let mut found: Vec<(&'static str, String)> =
+        violations.iter().map(|v| (RULES, v.to_string())).collect();
+    for c in Colour::SEATING {
+        let a = report.behaviour[c.index()];
+        let lost = a.decisions > 0 && colour_share(&a) < 1.0;
+        if let Some(line) = a
+            .first_against_every_reading
+            .or(a.first_disagreement)
+            .filter(|_| lost)
+        {
+            found.push((
+                BEHAVIOUR,
+                format!(
+                    "line {line}: {}'s choice on this roll does not follow its behaviour ({} of {} decisions agree)",
+                    c.name(),
+                    a.agreed,
+                    a.decisions
+                ),
+            ));
+        }
+    }
+    if report.winner.is_none() {
+        found.push((
+            FINISHES,
+            "no winner with all four pieces home was announced".into(),
+        ));
+    }
+    found.extend(
+        report
+            .missing
+            .iter()
+            .map(|m| (MESSAGES, format!("missing: {m}"))),
+    );
+    found.extend(
+        report
+            .not_understood
+            .first()
+            .map(|(n, text)| (MESSAGES, format!("line {n}: not understood: \"{text}\""))),
+    );
+    found
+}
+
+/// What lines not read and checked cost a run's `rules`: at most one listed feature's share,
+/// so a program that shows a feature more can never score lower for printing it in lines
+/// the checker reads less of (see `feature_charge`).
+pub fn coverage_factor(coverage: f64) -> f64 {
+    1.0 - (1.0 - coverage.clamp(0.0, 1.0)) / Feature::ALL.len() as f64
+}
+
+/// The features of the handout's game the model shows in at least half of `games` games.
+fn expected_features(model: &[Vec<&str>]) -> Vec<(Feature, usize)> {
+    Feature::ALL
+        .into_iter()
+        .map(|f| (f, model.iter().filter(|g| g.contains(&f.key())).count()))
+        .filter(|&(_, seen)| seen > 0 && 2 * seen >= model.len())
+        .collect()
+}
+
+/// A case's charge for features never shown: of the features the model's games at the same
+/// clocks show in at least half of them (as many games as the program played), each one no
+/// game of the program shows costs its share of `rules` (the case's mean is multiplied by the
+/// share of those features shown), with one note each: "in 100 games no piece was ever
+/// captured; the model captures in 97 of 100". None when the program played no game.
+pub fn feature_charge(
+    model: &[Vec<&'static str>],
+    shown: &[Vec<&'static str>],
+) -> Option<ItemVerdict> {
+    let games = shown.len();
+    if games == 0 {
+        return None;
+    }
+    let model = &model[..games.min(model.len())];
+    let expected = expected_features(model);
+    if expected.is_empty() {
+        return None;
+    }
+    let missing: Vec<(Feature, usize)> = expected
+        .iter()
+        .copied()
+        .filter(|(f, _)| !shown.iter().any(|g| g.contains(&f.key())))
+        .collect();
+    let notes = missing
+        .iter()
+        .map(|&(f, seen)| {
+            let (absent, model_does) = f.absence();
+            format!(
+                "missing feature: in {games} games {absent}; the model {model_does} in {seen} of {}",
+                model.len()
+            )
+        })
+        .collect();
+    Some(ItemVerdict {
+        item: RULES,
+        fraction: 1.0 - missing.len() as f64 / expected.len() as f64,
+        notes,
+    })
+}
+
+/// The items of one run from the checker's report.
+fn items(report: &Report, run: &TraceRun) -> Vec<ItemVerdict> {
     let expected = report.lines + report.missing.len();
     let readable = report.lines - report.unreadable.len();
     let messages = if expected == 0 {
@@ -553,7 +702,7 @@ pub fn verdicts(run: &TraceRun) -> Vec<ItemVerdict> {
     } else {
         readable as f64 / expected as f64
     };
-    let message_notes = message_notes(&report);
+    let message_notes = message_notes(report);
 
     // Rules and behaviour are earned only for the share of the game that was read and
     // checked: unreadable output does not earn points for rules it was never checked on.
@@ -566,9 +715,9 @@ pub fn verdicts(run: &TraceRun) -> Vec<ItemVerdict> {
     let rules = if report.rolls == 0 {
         0.0
     } else {
-        rule_share(&report.decisions, &report.violations) * coverage
+        rule_share(&report.decisions, &report.violations) * coverage_factor(coverage)
     };
-    let mut rule_notes = vec![coverage_note(&report), rule_decisions_note(&report)];
+    let mut rule_notes = vec![coverage_note(report), rule_decisions_note(report)];
     rule_notes.extend(report.violations.iter().map(|v| v.to_string()));
     rule_notes = capped(rule_notes);
     if report.withheld > 0 {
@@ -621,7 +770,7 @@ pub fn verdicts(run: &TraceRun) -> Vec<ItemVerdict> {
     let behaviour = if rates.is_empty() {
         0.0
     } else {
-        rates.iter().sum::<f64>() / rates.len() as f64 * coverage
+        rates.iter().sum::<f64>() / rates.len() as f64
     };
 
     vec![

@@ -3,7 +3,7 @@
 use super::super::board::*;
 use super::super::sim::briefed_in;
 use super::certainty::*;
-use super::replay::*;
+use super::state::*;
 
 impl Checker {
     /// Square counts a move may cover: the roll, doubled or halved while Bhawana's effect may

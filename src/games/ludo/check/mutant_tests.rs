@@ -3,8 +3,8 @@
 
 use super::super::board::*;
 use super::super::sim::single_move;
-use super::read::*;
 use super::tests::*;
+use super::words::*;
 use super::*;
 
 /// R1 walks two squares `dir` from X, then two more onto a mystery cell that sends it to
@@ -422,7 +422,7 @@ fn red_making_a_block_it_could_avoid_disagrees() {
 
 /// Red rolls 1 with two captures open: R1 (clockwise, on 40) onto Yellow's Y2 on 41, or R4
 /// (counter-clockwise, on 38) onto Blue's B3 on 37; `yellow_dir` is Y2's direction.
-fn red_two_captures(yellow_dir: Dir, taken: PieceId) -> replay::Roll {
+fn red_two_captures(yellow_dir: Dir, taken: PieceId) -> state::Roll {
     let mut board = Board::new();
     let place = |board: &mut Board, id: PieceId, square: u8, dir: Dir, passes: u32| {
         let piece = board.piece_mut(id);
@@ -457,9 +457,9 @@ fn one_move_roll(
     round: u32,
     board: Board,
     mover: PieceId,
-) -> replay::Roll {
+) -> state::Roll {
     let from = board.piece(mover).loc;
-    let mut roll = replay::Roll::start(colour, value, 0, round, board, 1, 1);
+    let mut roll = state::Roll::start(colour, value, 0, round, board, 1, 1);
     roll.moved = vec![(mover, from)];
     roll
 }
@@ -492,7 +492,7 @@ fn red_capturing_a_victim_every_reading_finds_farther_disagrees() {
 
 /// Yellow rolls 5 in round 20 with Y3 on yellowhomepath0 (5 from Home) and Y4 clockwise on
 /// its Approach (50), having captured, and moves `mover`.
-fn yellow_near_home(mover: PieceId) -> replay::Roll {
+fn yellow_near_home(mover: PieceId) -> state::Roll {
     let mut board = Board::new();
     let [_, _, y3, y4] = PieceId::all(Colour::Yellow);
     board.piece_mut(y3).loc = Loc::HomePath(0);

@@ -1,8 +1,9 @@
 //! The mystery cell (CS-10 to CS-15): where and when it appears, landings and teleports.
 
 use super::super::board::*;
-use super::read::*;
-use super::replay::*;
+use super::state::*;
+use super::words::*;
+use super::Feature;
 
 /// Rounds in a row with pieces on the standard path by which a mystery cell must have
 /// appeared: the handout says after two; the rest is room for other readings of when.
@@ -78,6 +79,15 @@ impl Checker {
                 );
             }
         }
+        self.report.shown.insert(Feature::MysteryCell);
+        self.report.shown.insert(match target {
+            Target::Place(Place::Bhawana) => Feature::ToBhawana,
+            Target::Place(Place::Kotuwa) => Feature::ToKotuwa,
+            Target::Place(Place::PitaKotuwa) => Feature::ToPitaKotuwa,
+            Target::Base => Feature::ToBase,
+            Target::X => Feature::ToX,
+            Target::Approach => Feature::ToApproach,
+        });
         let c = id.colour;
         match target {
             Target::Place(place) => self.place(id, place),
@@ -198,6 +208,7 @@ impl Checker {
 
     pub(super) fn spawned(&mut self, n: u32) {
         self.mystery_seen = true;
+        self.report.shown.insert(Feature::MysteryCell);
         self.mystery_unknown = false;
         if n >= u32::from(SQUARES) {
             return self.violation(

@@ -6,6 +6,7 @@ use super::super::board::*;
 use super::super::RULES;
 use super::judge::*;
 use super::read::*;
+use super::words::*;
 use super::*;
 use crate::games::ludo::sim::simulate;
 use crate::games::{ItemVerdict, TraceRun};

@@ -4,169 +4,15 @@
 use super::super::board::*;
 use super::certainty::*;
 use super::read::*;
+use super::state::*;
+use super::words::*;
 use super::*;
-
-/// An aura or a briefing that began in round `s` still lasts before round
-/// `s + EFFECT_SURE_ROUNDS` and is over after round `s + EFFECT_LAST_ROUND` under every reading
-/// of "the next four rounds" (counted from the round it began or the next); in between the
-/// readings differ.
-pub(super) const EFFECT_SURE_ROUNDS: u32 = 3;
-pub(super) const EFFECT_LAST_ROUND: u32 = 5;
 
 /// Rules a roll's own action breaks when the piece did not move as the rules allow (length,
 /// leaving base, turning in, the exact roll home, direction, blocks, CS-7, a briefing).
 const ACTION_RULES: [&str; 8] = [
     "Rule 1", "Rule 2", "Rule 9", "Rule 10", "CS-1", "CS-3", "CS-7", "CS-13",
 ];
-
-/// What one roll did, for the turn rules and the behaviour checks.
-#[derive(Debug, Clone)]
-pub(super) struct Roll {
-    pub(super) colour: Colour,
-    pub(super) value: u32,
-    pub(super) sixes: u32,
-    pub(super) round: u32,
-    /// The board when the roll was made.
-    pub(super) before: Board,
-    pub(super) entered: bool,
-    pub(super) captured: bool,
-    /// Pieces moved, with the square they left.
-    pub(super) moved: Vec<(PieceId, Loc)>,
-    pub(super) made_block: bool,
-    pub(super) block_move: bool,
-    /// A piece reported blocked, and the cell before the block with its Approach count.
-    pub(super) stopped: Option<(PieceId, Option<(Loc, u32)>)>,
-    /// A move a capture line stood for: (piece, from, to).
-    pub(super) implied: Option<(PieceId, Loc, Loc)>,
-    /// Whether behaviour can be judged (no ambiguous state at the roll).
-    pub(super) judgeable: bool,
-    /// Whether the replay knew every piece and the turn at the roll; a choice wrong under
-    /// every reading is judged on that alone (see `judge::against_every_reading`).
-    pub(super) known: bool,
-    /// The roll line.
-    pub(super) line: usize,
-    /// A line the checker could not read came during this roll: what the roll did is not
-    /// fully known, so neither its one-action rule nor its behaviour is judged.
-    pub(super) uncertain: bool,
-    /// Rolls in this turn so far, this one included.
-    pub(super) in_turn: u32,
-    /// What the roll did broke a rule of `ACTION_RULES`: the finding charges the bug, and the
-    /// program chose among moves the rules do not give, so the choice is not judged again
-    /// as behaviour (a program ignoring CS-7 chooses a piece that it thinks turns in).
-    pub(super) broke_rule: bool,
-}
-
-impl Roll {
-    /// A roll that has done nothing yet, not judgeable and not uncertain.
-    pub(super) fn start(
-        colour: Colour,
-        value: u32,
-        sixes: u32,
-        round: u32,
-        before: Board,
-        line: usize,
-        in_turn: u32,
-    ) -> Self {
-        Roll {
-            colour,
-            value,
-            sixes,
-            round,
-            before,
-            entered: false,
-            captured: false,
-            moved: Vec::new(),
-            made_block: false,
-            block_move: false,
-            stopped: None,
-            implied: None,
-            judgeable: false,
-            known: false,
-            line,
-            uncertain: false,
-            in_turn,
-            broke_rule: false,
-        }
-    }
-
-    pub(super) fn acted(&self) -> bool {
-        self.entered || !self.moved.is_empty() || self.stopped.is_some()
-    }
-}
-
-/// A landing on opposing pieces that has not been answered by a capture message yet.
-#[derive(Debug, Clone)]
-pub(super) struct Pending {
-    pub(super) victim: PieceId,
-    pub(super) square: u8,
-    pub(super) mover: PieceId,
-    pub(super) line: usize,
-    pub(super) text: String,
-}
-
-pub(super) struct Checker {
-    pub(super) board: Board,
-    pub(super) report: Report,
-    pub(super) layout: Option<Layout>,
-    /// Pieces teleported to a named place before the layout was known.
-    pub(super) tentative: Vec<(PieceId, Place)>,
-    pub(super) order: Option<Vec<Colour>>,
-    pub(super) first_rolls: Vec<(Colour, u32)>,
-    pub(super) intros: BTreeSet<Colour>,
-    pub(super) round: u32,
-    pub(super) roll: Option<Roll>,
-    pub(super) pending: Vec<Pending>,
-    pub(super) mystery: Option<u8>,
-    pub(super) last_mystery: Option<u8>,
-    pub(super) finished: Vec<Colour>,
-    pub(super) blue_next: usize,
-    /// Pieces that moved with a block before their own direction was known: their Approach
-    /// count is uncertain, so their colour's behaviour is not judged until they reset.
-    pub(super) unsure: BTreeSet<PieceId>,
-    /// Pieces a line the checker could not read may have moved: where they stand is not known
-    /// until a later line pins them down (a move's from-square, a location summary, a count
-    /// line, a return to base).
-    pub(super) unknown: BTreeSet<PieceId>,
-    /// Pieces the replay lost track of and found again: where they stand is known, but not
-    /// their direction, captures or Bhawana effect, so their moves are not judged until they
-    /// go back to base.
-    pub(super) suspect: BTreeSet<PieceId>,
-    /// Squares printed this many squares clockwise of the handout's numbering (a program
-    /// that numbers from another origin): learned once, charged once, then taken back off.
-    pub(super) offset: Option<u8>,
-    /// A first piece seen off its X by that many squares (and the line), waiting for a
-    /// second to agree.
-    pub(super) offset_seen: Option<(PieceId, u8, usize)>,
-    /// The pieces the line being replayed names.
-    pub(super) line_pieces: Vec<PieceId>,
-    /// A line that may have been a roll was not read: the turn order is not known until the
-    /// next roll line.
-    pub(super) turn_unknown: bool,
-    /// A line about the mystery cell was not read: where it is is not known until the next
-    /// line that says.
-    pub(super) mystery_unknown: bool,
-    /// Whether a line has shown a mystery cell (spawned, in a summary, landed on).
-    pub(super) mystery_seen: bool,
-    /// Rounds in a row that ended with a piece on the standard path.
-    pub(super) rounds_out: u32,
-    /// The round the mystery cell last spawned in, and whether a piece has landed on it since.
-    pub(super) spawned_round: Option<u32>,
-    pub(super) landed_since_spawn: bool,
-    /// Whether the first player was announced (the handout's "... has the highest roll").
-    pub(super) first_announced: bool,
-    /// Whether the order of a round was announced ("The order of a single round is ...").
-    pub(super) order_announced: bool,
-    /// Whether any count line ("... now has a/4 on pieces on the board ...") was printed.
-    pub(super) count_seen: bool,
-    /// Colours found rolling with all four pieces home (reported once).
-    pub(super) rolled_home: BTreeSet<Colour>,
-    /// Landings no capture line answered, whose victims are unknown until placed again.
-    pub(super) left_standing: Vec<Pending>,
-    /// The colour of the location summary being printed.
-    pub(super) summary: Option<Colour>,
-    pub(super) line_no: usize,
-    pub(super) text: String,
-}
 
 /// Reads every line of `output` into a checker, before the end-of-game checks.
 pub(super) fn replay(output: &str) -> Checker {
@@ -493,6 +339,24 @@ impl Checker {
                 }
                 self.first_rolls.push((c, v));
             }
+            // First-round rolls printed in the turn wording ("Red player rolled 4." before
+            // the first player is announced): one per colour while every piece is in base.
+            Msg::Rolled(c, v)
+                if self.order.is_none()
+                    && self.report.rolls == 0
+                    && !self.first_rolls.iter().any(|(k, _)| *k == c)
+                    && Colour::SEATING
+                        .into_iter()
+                        .flat_map(PieceId::all)
+                        .all(|id| self.board.piece(id).loc == Loc::Base) =>
+            {
+                self.decide("Rule 1");
+                if !(1..=6).contains(&v) {
+                    self.violation("Rule 1", format!("a die shows 1 to 6, not {v}"));
+                }
+                self.reading("first-round rolls are printed in the turn wording");
+                self.first_rolls.push((c, v));
+            }
             Msg::Highest(c) => self.highest(c),
             Msg::Order(colours) => self.announce_order(colours),
             Msg::Rolled(c, v) => self.rolled(c, v),
@@ -568,6 +432,7 @@ impl Checker {
         }
         let mut sixes = u32::from(v == 6);
         let mut in_turn = 1;
+        let mut spare_bonus = false;
         match &prev {
             None => {
                 let first = self.order.as_ref().map(|o| o[0]);
@@ -592,7 +457,18 @@ impl Checker {
             Some(p) if p.colour == c => {
                 self.decide("Rule 4");
                 let again = p.value == 6 && p.sixes < 3;
-                if p.uncertain && (p.sixes >= 3 || !(again || p.captured)) {
+                let earned = again || p.captured;
+                // A six that also captured earns two extra rolls (Rule 4 and CS-2 each grant
+                // one; nothing says they merge): the second may follow a roll that earned none.
+                let spare = p.spare_bonus && !earned && p.sixes < 3;
+                spare_bonus = if earned {
+                    p.spare_bonus || (again && p.captured)
+                } else {
+                    false
+                };
+                if spare {
+                    self.reading("a six that also captures earns two extra rolls");
+                } else if p.uncertain && (p.sixes >= 3 || !earned) {
                     // What the last roll did (a capture, a bonus) is not fully known.
                     self.report.withheld += 1;
                 } else if p.sixes >= 3 {
@@ -611,6 +487,9 @@ impl Checker {
                     );
                 } else if !again {
                     self.reading("a capture earns a bonus roll (CS-2)");
+                }
+                if p.captured && p.value != 6 {
+                    self.report.shown.insert(Feature::CaptureBonus);
                 }
                 // After a third six the count starts again, so one extra roll is one finding.
                 if v == 6 && p.value == 6 && p.sixes < 3 {
@@ -686,6 +565,7 @@ impl Checker {
         self.roll = Some(Roll {
             judgeable,
             known,
+            spare_bonus,
             ..Roll::start(
                 c,
                 v,
@@ -800,7 +680,20 @@ impl Checker {
         if !self.certain() {
             return;
         }
+        // A piece that did not leave a block of its own cannot land on an opposing block at
+        // all: that is the CS-3 finding, and its victims owe no capture line (Rule 6), so
+        // one landing is charged once.
+        let alone = self.roll.as_ref().is_none_or(|r| {
+            r.before
+                .piece(mover)
+                .loc
+                .square()
+                .is_none_or(|n| r.before.count_at(mover.colour, n) < 2)
+        });
         for victim in self.board.opponents_at(mover.colour, square) {
+            if alone && self.board.count_at(victim.colour, square) >= 2 {
+                continue;
+            }
             // Where a piece placed before the layout was known really stands is not known.
             if self.tentative.iter().any(|(p, _)| *p == victim) {
                 continue;

@@ -2,7 +2,7 @@
 
 use super::super::board::Colour;
 use super::judge::names;
-use super::replay::Checker;
+use super::state::Checker;
 
 impl Checker {
     pub(super) fn highest(&mut self, c: Colour) {
@@ -29,6 +29,23 @@ impl Checker {
                 !tied || last.is_none_or(|l| l <= v)
             })
         });
+        // A full re-roll: when the highest roll is shared every player rolls again ("no unique
+        // max value, rolling again"), so the last four rolls, one per colour, decide.
+        let rolls = &self.first_rolls;
+        let last_four = &rolls[rolls.len().saturating_sub(4)..];
+        let full_reroll = rolls.len() > 4
+            && rolls.len() % 4 == 0
+            && Colour::SEATING
+                .iter()
+                .all(|k| last_four.iter().any(|r| r.0 == *k))
+            && last_four
+                .iter()
+                .all(|r| r.0 == c || last_four.iter().any(|w| w.0 == c && w.1 > r.1));
+        if full_reroll && !(top_first && top_latest) {
+            self.reading("a tie in the first roll is rolled again by every player");
+        }
+        let top_first = top_first || full_reroll;
+        let top_latest = top_latest || full_reroll;
         if !first.is_empty() {
             self.decide("first player");
         }

@@ -4,6 +4,7 @@ use super::certainty::named_pieces;
 use super::judge::*;
 use super::read::*;
 use super::replay::*;
+use super::words::*;
 use super::*;
 use crate::games::ludo::sim::simulate;
 use crate::games::TraceRun;
@@ -707,4 +708,174 @@ fn a_landing_without_a_capture_is_rule_6_once_the_victim_is_seen_still_there() {
     let mut deleted = lines.clone();
     deleted.remove(i + 1);
     assert_eq!(check(&deleted.join("\n")).violations, vec![]);
+}
+
+/// A turn whose first roll is a six that `captures` (or not) and whose second roll is neither
+/// a six nor a capture: the lines with a third roll of 1 by the same colour put before the
+/// next player's roll, and the report of that game.
+fn third_roll_after_a_six(captures: bool) -> Report {
+    let rolls = |lines: &[String]| -> Vec<(usize, Colour, u32)> {
+        lines
+            .iter()
+            .enumerate()
+            .filter_map(|(n, l)| match msg(l) {
+                Some(Msg::Rolled(c, v)) => Some((n, c, v)),
+                _ => None,
+            })
+            .collect()
+    };
+    let captured = |lines: &[String], from: usize, to: usize| {
+        lines[from..to]
+            .iter()
+            .any(|l| matches!(msg(l), Some(Msg::Capture { .. })))
+    };
+    for seed in 1..400 {
+        let lines = game(seed);
+        let found = rolls(&lines).windows(3).find_map(|w| {
+            let [(a, ca, va), (b, cb, vb), (c, cc, _)] = *w else {
+                return None;
+            };
+            (va == 6
+                && cb == ca
+                && vb != 6
+                && cc != ca
+                && captured(&lines, a, b) == captures
+                && !captured(&lines, b, c))
+            .then_some((c, ca))
+        });
+        if let Some((at, colour)) = found {
+            let mut edited = lines.clone();
+            edited.insert(at, format!("{} player rolled 1.", colour.name()));
+            return check(&edited.join("\n"));
+        }
+    }
+    panic!("no such turn in 400 games");
+}
+
+#[test]
+fn a_six_that_also_captures_earns_two_extra_rolls() {
+    let report = third_roll_after_a_six(true);
+    assert_eq!(report.violations, []);
+    assert!(report
+        .readings
+        .contains("a six that also captures earns two extra rolls"));
+    // A six alone earns one.
+    let report = third_roll_after_a_six(false);
+    let rules: Vec<&str> = report.violations.iter().map(|v| v.rule).collect();
+    assert_eq!(rules, ["Rule 4"]);
+}
+
+/// A model game whose first player is Yellow, its first-round rolls replaced by `rolls`
+/// (with a re-roll note between each four).
+fn first_round_of_yellow(rolls: &[&[(Colour, u32)]]) -> Report {
+    let lines = (1..200)
+        .map(game)
+        .find(|g| {
+            g.iter()
+                .any(|l| l.starts_with("Yellow player has the highest roll"))
+        })
+        .expect("a game Yellow begins");
+    let mut edited: Vec<String> = Vec::new();
+    let mut replaced = false;
+    for line in lines {
+        if matches!(msg(&line), Some(Msg::FirstRoll(..) | Msg::AnyRoll(..))) && edited.len() < 8 {
+            if !replaced {
+                let tries: Vec<String> = rolls
+                    .iter()
+                    .map(|round| {
+                        round
+                            .iter()
+                            .map(|(c, v)| format!("{} rolls {v}", c.name()))
+                            .collect::<Vec<_>>()
+                            .join("\n")
+                    })
+                    .collect();
+                edited.push(tries.join("\nno unique max value, rolling again\n"));
+                replaced = true;
+            }
+            continue;
+        }
+        edited.push(line);
+    }
+    check(&edited.join("\n"))
+}
+
+#[test]
+fn a_tie_in_the_first_roll_may_be_rolled_again_by_every_player() {
+    use Colour::*;
+    let tie: &[(Colour, u32)] = &[(Red, 6), (Green, 6), (Yellow, 2), (Blue, 1)];
+    let report = first_round_of_yellow(&[tie, &[(Red, 3), (Green, 2), (Yellow, 5), (Blue, 4)]]);
+    assert_eq!(report.violations, []);
+    assert!(report
+        .readings
+        .contains("a tie in the first roll is rolled again by every player"));
+    assert!(report.not_understood.is_empty() && report.unreadable.len() == 1);
+    // Yellow must still top the re-roll.
+    let report = first_round_of_yellow(&[tie, &[(Red, 3), (Green, 2), (Yellow, 5), (Blue, 6)]]);
+    let rules: Vec<&str> = report.violations.iter().map(|v| v.rule).collect();
+    assert_eq!(rules, ["first player"]);
+}
+
+#[test]
+fn a_single_piece_landing_on_a_block_is_charged_once_under_cs3() {
+    for seed in 0..400 {
+        let lines = game(seed);
+        let found = lines.iter().enumerate().find_map(|(i, l)| match msg(l) {
+            Some(Msg::Blocked { id, from, to, by }) => {
+                let board = board_before(&lines, i);
+                (board.piece(by).loc == to).then_some((i, id, from, to, board.piece(id).dir?))
+            }
+            _ => None,
+        });
+        let Some((i, id, from, to, dir)) = found else {
+            continue;
+        };
+        let value = lines[..i]
+            .iter()
+            .rev()
+            .find_map(|l| match msg(l) {
+                Some(Msg::Rolled(_, v)) => Some(v),
+                _ => None,
+            })
+            .expect("the roll before");
+        let c = id.colour;
+        let mut edited = lines.clone();
+        // The piece lands on the block instead of stopping before it.
+        edited[i] = format!(
+            "{} moves piece {id} from location {} to {} by {value} units in {} direction.",
+            c.name(),
+            from.render(c),
+            to.render(c),
+            dir.word()
+        );
+        if matches!(
+            edited.get(i + 1).and_then(|l| msg(l)),
+            Some(Msg::MovedBefore(..))
+        ) {
+            edited.remove(i + 1);
+        }
+        let v = only_violation(&edited);
+        assert_eq!((v.line, v.rule), (i + 1, "CS-3"));
+        return;
+    }
+    panic!("no reference game shows a piece stopped in front of a block it would land on");
+}
+
+#[test]
+fn first_round_rolls_in_the_turn_wording_are_not_turns() {
+    let lines = game(11);
+    let edited: Vec<String> = lines
+        .iter()
+        .map(|l| match msg(l) {
+            Some(Msg::FirstRoll(c, v)) => format!("{} player rolled {v}.", c.name()),
+            _ => l.clone(),
+        })
+        .collect();
+    assert_ne!(edited, lines);
+    let report = check(&edited.join("\n"));
+    assert_eq!(report.violations, []);
+    assert!(report
+        .readings
+        .contains("first-round rolls are printed in the turn wording"));
+    assert_eq!(report.rolls, check(&lines.join("\n")).rolls);
 }

@@ -1,0 +1,126 @@
+//! Features never shown: what a program's games show, compared with the model's.
+
+use super::super::sim::simulate;
+use super::*;
+use crate::games::ludo::RULES;
+
+/// The features each of the model's games for `seeds` shows, as the case's tally holds them.
+fn model_games(seeds: std::ops::Range<u64>) -> Vec<Vec<&'static str>> {
+    seeds
+        .map(|seed| {
+            check(&simulate(seed).text())
+                .shown
+                .into_iter()
+                .map(Feature::key)
+                .collect()
+        })
+        .collect()
+}
+
+/// The model's games with `features` taken out of every one: a program that never shows them.
+fn without(games: &[Vec<&'static str>], features: &[Feature]) -> Vec<Vec<&'static str>> {
+    games
+        .iter()
+        .map(|g| {
+            g.iter()
+                .copied()
+                .filter(|k| !features.iter().any(|f| f.key() == *k))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_model_shows_every_listed_feature_in_most_games() {
+    let games = model_games(1..41);
+    for f in Feature::ALL {
+        let seen = games.iter().filter(|g| g.contains(&f.key())).count();
+        assert!(2 * seen >= games.len(), "{}: {seen} of 40", f.key());
+    }
+}
+
+#[test]
+fn a_feature_no_game_shows_costs_its_share_of_rules_with_one_finding() {
+    let model = model_games(1..21);
+    let expected = Feature::ALL.len() as f64;
+    assert_eq!(
+        feature_charge(&model, &model).map(|c| c.fraction),
+        Some(1.0)
+    );
+
+    let charge = feature_charge(&model, &without(&model, &[Feature::Capture]))
+        .expect("a program that played games is charged");
+    assert_eq!(charge.item, RULES);
+    assert_eq!(charge.fraction, 1.0 - 1.0 / expected);
+    let captures = model
+        .iter()
+        .filter(|g| g.contains(&Feature::Capture.key()))
+        .count();
+    assert_eq!(
+        charge.notes,
+        [format!(
+            "missing feature: in 20 games no piece was ever captured; the model captures in {captures} of 20"
+        )]
+    );
+
+    // An unfinished program: no captures (nor their bonus), no blocks, no mystery cell.
+    let unfinished = [
+        Feature::Capture,
+        Feature::CaptureBonus,
+        Feature::Block,
+        Feature::MysteryCell,
+        Feature::ToBhawana,
+        Feature::ToKotuwa,
+        Feature::ToPitaKotuwa,
+        Feature::ToBase,
+        Feature::ToX,
+        Feature::ToApproach,
+    ];
+    let charge = feature_charge(&model, &without(&model, &unfinished)).map(|c| c.fraction);
+    assert_eq!(charge, Some(1.0 - 10.0 / expected));
+}
+
+#[test]
+fn a_feature_shown_once_or_rare_in_the_model_is_not_charged() {
+    let model = model_games(1..21);
+    // One game of twenty with a capture is enough.
+    let mut once = without(&model, &[Feature::Capture]);
+    once[7].push(Feature::Capture.key());
+    assert_eq!(feature_charge(&model, &once).map(|c| c.fraction), Some(1.0));
+    // A feature the model shows in fewer than half its games is not expected.
+    let mut rare = model.clone();
+    for game in rare.iter_mut().skip(9) {
+        game.retain(|k| *k != Feature::ThirdSix.key());
+    }
+    let never = without(&model, &[Feature::ThirdSix]);
+    assert_eq!(feature_charge(&rare, &never).map(|c| c.fraction), Some(1.0));
+    // The program's games are compared with as many of the model's.
+    assert_eq!(
+        feature_charge(&model, &without(&model[..3], &[Feature::Capture])).map(|c| c.notes.len()),
+        Some(1)
+    );
+    assert_eq!(feature_charge(&model, &[]), None);
+}
+
+#[test]
+fn coverage_never_ranks_a_program_that_shows_less_above_one_that_shows_more() {
+    let model = model_games(1..21);
+    let mut missing = Vec::new();
+    for f in Feature::ALL {
+        let fewer: Vec<Feature> = missing.iter().copied().chain([f]).collect();
+        let more_shown =
+            feature_charge(&model, &without(&model, &missing)).map_or(0.0, |c| c.fraction);
+        let less_shown =
+            feature_charge(&model, &without(&model, &fewer)).map_or(0.0, |c| c.fraction);
+        // The program showing more read as badly as can be, the other read in full.
+        for tenth in 0..=10 {
+            let coverage = f64::from(tenth) / 10.0;
+            let more = coverage_factor(coverage) * more_shown;
+            assert!(
+                more >= less_shown - 1e-12,
+                "{f:?} at coverage {coverage}: {more} < {less_shown}"
+            );
+        }
+        missing.push(f);
+    }
+}
