@@ -335,7 +335,10 @@ fn usage_errors_are_one_line_starting_with_referee() {
         .output()
         .expect("referee runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("more than 0"), "{stderr}");
+    assert!(
+        stderr.contains("the time limit must be a positive number of seconds"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -413,6 +416,23 @@ fn every_help_and_readme_example_runs() {
     put(
         "lab6-submissions/lab6-janedoe/.git/HEAD",
         "ref: refs/heads/main\n",
+    );
+    // The README's hidden cases and adjustments: the example private folder, one adjustment.
+    let private = root().join("tests/private/cases/reversi");
+    for entry in std::fs::read_dir(&private).expect("the example private folder") {
+        let entry = entry.expect("an entry");
+        let text = std::fs::read_to_string(entry.path()).expect("read");
+        put(
+            &format!(
+                "course-private/cases/reversi/{}",
+                entry.file_name().to_string_lossy()
+            ),
+            &text,
+        );
+    }
+    put(
+        "adjustments.csv",
+        "id,item,delta,comment\n1002,move,1,regrade request\n",
     );
     let game = referee()
         .args(["expect", "ludo"])

@@ -1,7 +1,9 @@
 //! `--format csv`: one row per submission for a gradebook import. Columns: `name`, one per
 //! rubric item in spec order (manual items left empty for the TA), `total` and `max`
 //! (auto-graded points), `status`, then who the submission belongs to: `student`, `id` (the
-//! LMS's, empty outside an LMS export) and `late`.
+//! LMS's, empty outside an LMS export) and `late`. After adjustments or a late policy
+//! (`--adjust`, `--late-penalty`), three more: `raw_total` (before them), `adjusted` (the
+//! points adjusted by hand) and `late_penalty` (the points taken).
 
 use super::{BatchReport, Status, SubmissionReport};
 
@@ -15,6 +17,10 @@ pub fn render(batch: &BatchReport) -> String {
     let mut header = vec!["name"];
     header.extend(&item_ids);
     header.extend(["total", "max", "status", "student", "id", "late"]);
+    let changed = batch.submissions.iter().any(|s| s.changes.is_some());
+    if changed {
+        header.extend(["raw_total", "adjusted", "late_penalty"]);
+    }
     push_row(&mut out, header.iter().map(|h| h.to_string()));
     for submission in &batch.submissions {
         let mut row = vec![inert(&super::safe_name(&submission.name))];
@@ -40,6 +46,14 @@ pub fn render(batch: &BatchReport) -> String {
         row.push(inert(&super::safe_name(&submission.student)));
         row.push(inert(&super::safe_name(&submission.id)));
         row.push(if submission.late { "late" } else { "" }.to_string());
+        if let Some(changes) = &submission.changes {
+            let adjusted: f64 = changes.adjustments.iter().map(|a| a.delta).sum();
+            row.push(number(changes.raw_score));
+            row.push(number(adjusted));
+            row.push(number(
+                changes.late_penalty.as_ref().map_or(0.0, |p| p.points),
+            ));
+        }
         push_row(&mut out, row.into_iter());
     }
     // Entries not graded get a row with no points, so none vanishes from the gradebook.
@@ -49,6 +63,9 @@ pub fn render(batch: &BatchReport) -> String {
         row.extend([String::new(), String::new()]);
         row.push(format!("not graded: {}", skipped.reason));
         row.extend([String::new(), String::new(), String::new()]);
+        if changed {
+            row.extend([String::new(), String::new(), String::new()]);
+        }
         push_row(&mut out, row.into_iter());
     }
     out

@@ -1,6 +1,8 @@
 //! `--feedback DIR`: one self-contained file per student to hand back, holding that student's
 //! report only (score, items, facts, failing cases with their input and diff). Each file is
-//! rendered from a batch of that one submission, so nothing of another student can appear.
+//! rendered from that one submission alone (no class summary, histogram or batch line), with
+//! its path cut to the file or folder name, so nothing of another student or of the TA's
+//! machine can appear.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -25,16 +27,6 @@ impl FeedbackFormat {
     }
 }
 
-/// The batch holding only `submission`, as a report for its student.
-pub fn alone(batch: &BatchReport, submission: &SubmissionReport) -> BatchReport {
-    BatchReport {
-        game: batch.game.clone(),
-        submissions: vec![submission.clone()],
-        sandbox: batch.sandbox.clone(),
-        skipped: Vec::new(),
-    }
-}
-
 /// Writes one file per submission into `dir` and returns their paths, in submission order.
 pub fn write(
     batch: &BatchReport,
@@ -56,15 +48,27 @@ pub fn write(
             name = format!("{stem}-{count}");
         }
         let path = dir.join(format!("{name}.{}", format.extension()));
-        let report = alone(batch, submission);
+        let mine = for_student(submission);
         let text = match format {
-            FeedbackFormat::Html => super::html::render(&report),
-            FeedbackFormat::Text => super::text::render(&report),
+            FeedbackFormat::Html => super::html::render_feedback(&batch.game, &mine),
+            FeedbackFormat::Text => super::text::render_feedback(&batch.game, &mine),
         };
+        // A link planted in DIR would carry the write outside it.
+        crate::report::destination::refuse_overwrite(&path, &[])?;
         std::fs::write(&path, text).map_err(|e| fail(&path, e))?;
         written.push(path);
     }
     Ok(written)
+}
+
+/// The submission as its student sees it: named by its file or folder alone, so no path of
+/// the TA's machine reaches the student.
+fn for_student(submission: &SubmissionReport) -> SubmissionReport {
+    let mut mine = submission.clone();
+    if let Some(name) = Path::new(&submission.path).file_name() {
+        mine.path = name.to_string_lossy().into_owned();
+    }
+    mine
 }
 
 /// `Jane Doe` with id 123 → `Jane_Doe_123`: the student's name and id in characters every
@@ -116,6 +120,7 @@ mod tests {
             id: id.into(),
             late: false,
             runs: Vec::new(),
+            changes: None,
         }
     }
 

@@ -75,7 +75,8 @@ pub fn render(batch: &BatchReport, gradebook: Gradebook, column: &str) -> Result
                     "Yes".into(),
                     String::new(),
                     String::new(),
-                    String::new(),
+                    // Adjustments by hand and a late penalty, said where the student reads.
+                    super::changes::lines(s).join("; "),
                 ]);
             }
         }

@@ -1,13 +1,15 @@
 //! `--format gradescope`: Gradescope's autograder `results.json` for ONE submission (their
-//! autograder runs once per student). One test per auto-graded rubric item, its output the
-//! failing cases with their diffs; manual items are left to Gradescope's manual grading and
-//! named in the top-level output only.
+//! autograder runs once per student). One test per auto-graded rubric item and visibility of
+//! its cases (the item's visible cases, then its hidden ones, … each with Gradescope's
+//! `visibility`), its output the failing cases with their diffs; manual items are left to
+//! Gradescope's manual grading and named in the top-level output only.
 
 use std::fmt::Write;
 
 use serde::Serialize;
 
-use super::{summary, BatchReport, CaseOutcome, ItemReport, Status, SubmissionReport};
+use super::{summary, BatchReport, CaseOutcome, ItemCase, ItemReport, Status, SubmissionReport};
+use crate::assignment::cases::Visibility;
 use crate::error::Error;
 
 /// Failing cases shown with input and diff per item; the rest are listed by name.
@@ -44,14 +46,14 @@ pub fn render(batch: &BatchReport, execution_seconds: f64) -> Result<String, Err
     let results = Results {
         score: submission.score,
         execution_time: (execution_seconds * 10.0).round() / 10.0,
-        output: overview(&batch.game, submission, &super::skipped_lines(batch)),
+        output: overview(batch, submission, &super::skipped_lines(batch)),
         output_format: "text",
         visibility: "visible",
         tests: submission
             .items
             .iter()
             .filter(|item| !item.manual)
-            .map(|item| test(submission, item))
+            .flat_map(|item| tests(submission, item))
             .collect(),
     };
     let mut text = serde_json::to_string_pretty(&results)
@@ -67,10 +69,10 @@ pub fn one_submission_error(found: usize) -> Error {
     ))
 }
 
-fn overview(game: &str, s: &SubmissionReport, skipped: &[String]) -> String {
+fn overview(batch: &BatchReport, s: &SubmissionReport, skipped: &[String]) -> String {
     let mut out = format!(
-        "referee {game}: {} / {} auto-graded points.\n",
-        s.score, s.max_score
+        "referee {}: {} / {} auto-graded points (cases version {}).\n",
+        batch.game, s.score, s.max_score, batch.data
     );
     if s.build.ok {
         out.push_str("Build: ok.\n");
@@ -92,6 +94,9 @@ fn overview(game: &str, s: &SubmissionReport, skipped: &[String]) -> String {
     }
     for line in skipped {
         let _ = writeln!(out, "Not graded: {line}");
+    }
+    for line in super::changes::lines(s) {
+        let _ = writeln!(out, "{}{}", line[..1].to_uppercase(), &line[1..]);
     }
     if s.build.ok {
         // What to fix first, case by case; each item's test below has the details.
@@ -116,19 +121,140 @@ fn overview(game: &str, s: &SubmissionReport, skipped: &[String]) -> String {
     out
 }
 
-fn test(submission: &SubmissionReport, item: &ItemReport) -> Test {
-    let score = item.score.unwrap_or(0.0);
-    let cases = submission.item_cases(&item.id).count();
-    let failing: Vec<_> = submission
-        .item_cases(&item.id)
+/// The visibilities in the order their tests are listed.
+const VISIBILITIES: [Visibility; 4] = [
+    Visibility::Visible,
+    Visibility::AfterDueDate,
+    Visibility::AfterPublished,
+    Visibility::Hidden,
+];
+
+/// An item's tests: one per visibility of its cases. Each scores the item's points times its
+/// cases' share of what they earned, so the tests add up to the item's score; the first test
+/// takes what rounding and any adjustment by hand leave over.
+fn tests(submission: &SubmissionReport, item: &ItemReport) -> Vec<Test> {
+    let cases: Vec<ItemCase> = submission.item_cases(&item.id).collect();
+    let parts: Vec<(Visibility, Vec<ItemCase>)> = VISIBILITIES
+        .iter()
+        .map(|v| {
+            (
+                *v,
+                cases
+                    .iter()
+                    .copied()
+                    .filter(|c| c.case.visibility == *v)
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .filter(|(_, cases)| !cases.is_empty())
+        .collect();
+    if parts.len() < 2 {
+        let visibility = parts.first().map_or(Visibility::Visible, |(v, _)| *v);
+        let score = item.score.unwrap_or(0.0);
+        return vec![test(
+            submission,
+            item,
+            visibility,
+            &cases,
+            score,
+            item.max_score,
+        )];
+    }
+    let share = |part: &[ItemCase], of: fn(&ItemCase) -> f64| {
+        round(item.max_score * part.iter().map(of).sum::<f64>() / cases.len() as f64)
+    };
+    let scores: Vec<(f64, f64)> = parts
+        .iter()
+        .map(|(_, part)| (share(part, |c| c.verdict.fraction), share(part, |_| 1.0)))
+        .collect();
+    let (rest_score, rest_max) = scores[1..]
+        .iter()
+        .fold((0.0, 0.0), |(s, m), (score, max)| (s + score, m + max));
+    parts
+        .iter()
+        .zip(scores)
+        .enumerate()
+        .map(|(index, ((visibility, part), (score, max)))| {
+            let (score, max) = if index == 0 {
+                (
+                    round(item.score.unwrap_or(0.0) - rest_score),
+                    round(item.max_score - rest_max),
+                )
+            } else {
+                (score, max)
+            };
+            test(submission, item, *visibility, part, score, max)
+        })
+        .collect()
+}
+
+fn round(points: f64) -> f64 {
+    (points * 1000.0).round() / 1000.0
+}
+
+fn test(
+    submission: &SubmissionReport,
+    item: &ItemReport,
+    visibility: Visibility,
+    cases: &[ItemCase],
+    score: f64,
+    max_score: f64,
+) -> Test {
+    let failing: Vec<&ItemCase> = cases
+        .iter()
         .filter(|c| c.status() != Status::Pass)
         .collect();
-    let mut output = format!("{} of {} cases pass.\n", cases - failing.len(), cases);
+    let mut output = format!(
+        "{} of {} cases pass.\n",
+        cases.len() - failing.len(),
+        cases.len()
+    );
+    let adjusted = submission
+        .changes
+        .iter()
+        .flat_map(|c| &c.adjustments)
+        .filter(|a| a.item == item.id);
+    // An adjustment is scored in the item's first test, and said there.
+    if visibility == VISIBILITIES[0] || !cases.iter().any(|c| c.case.visibility == VISIBILITIES[0])
+    {
+        for adjustment in adjusted {
+            let _ = writeln!(
+                output,
+                "Adjusted by hand: {}{}.",
+                super::changes::signed(adjustment.delta),
+                if adjustment.comment.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", super::safe_name(&adjustment.comment))
+                }
+            );
+        }
+    }
+    let name = match visibility {
+        Visibility::Visible => item.id.clone(),
+        Visibility::Hidden => format!("{} (hidden cases)", item.id),
+        Visibility::AfterDueDate => format!("{} (cases shown after the due date)", item.id),
+        Visibility::AfterPublished => format!("{} (cases shown once published)", item.id),
+    };
+    let passed = failing.is_empty();
+    let result = |output: String| Test {
+        name: name.clone(),
+        score,
+        max_score,
+        status: if passed { "passed" } else { "failed" },
+        output,
+        output_format: "text",
+        visibility: visibility.as_str(),
+    };
     if !submission.build.ok {
         output.push_str("Not run: the build failed (the compiler's output is at the top).\n");
-        return test_result(item, score, failing.is_empty(), output);
+        return result(output);
     }
     for case in failing.iter().take(MAX_SHOWN_CASES) {
+        if case.case.concealed {
+            let _ = writeln!(output, "\n✗ {}", case.case.explanation.reason);
+            continue;
+        }
         let _ = writeln!(
             output,
             "\n✗ {} ({})",
@@ -153,19 +279,7 @@ fn test(submission: &SubmissionReport, item: &ItemReport) -> Test {
             rest.join(", ")
         );
     }
-    test_result(item, score, failing.is_empty(), output)
-}
-
-fn test_result(item: &ItemReport, score: f64, passed: bool, output: String) -> Test {
-    Test {
-        name: item.id.clone(),
-        score,
-        max_score: item.max_score,
-        status: if passed { "passed" } else { "failed" },
-        output,
-        output_format: "text",
-        visibility: "visible",
-    }
+    result(output)
 }
 
 fn describe_run(out: &mut String, run: &CaseOutcome) {

@@ -28,7 +28,7 @@ pub fn digest(bytes: &[u8]) -> Digest {
 
 /// What a failing run printed: its stdout digest, or for a run without a single stdout (a
 /// trace case's several runs) the findings and ending that describe it.
-fn run_key(run: &CaseOutcome) -> Digest {
+pub fn run_key(run: &CaseOutcome) -> Digest {
     match run.output_digest {
         Some(value) => value,
         None => digest(format!("{}\n{}", run.ended, run.notes.join("\n")).as_bytes()),
@@ -111,6 +111,8 @@ mod tests {
             stderr: String::new(),
             output_digest: Some(digest(output.as_bytes())),
             elapsed: std::time::Duration::ZERO,
+            visibility: Default::default(),
+            concealed: false,
         }
     }
 
@@ -132,6 +134,7 @@ mod tests {
             id: String::new(),
             late: false,
             runs,
+            changes: None,
         }
     }
 
@@ -150,6 +153,7 @@ mod tests {
         let batch = BatchReport {
             game: "g".into(),
             sandbox: String::new(),
+            data: String::new(),
             skipped: Vec::new(),
             submissions: vec![
                 wrong("ann", "x\n"),
@@ -174,6 +178,7 @@ mod tests {
         let batch = BatchReport {
             game: "g".into(),
             sandbox: String::new(),
+            data: String::new(),
             skipped: Vec::new(),
             submissions: vec![
                 submission("ann", true, vec![run("a", Status::Fail, "x")]),

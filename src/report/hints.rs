@@ -21,6 +21,8 @@ pub enum Ending {
     Crash(String),
     Timeout,
     OutputLimit,
+    /// The kernel stopped it at the run's memory limit (MiB).
+    MemoryLimit(u64),
 }
 
 /// What the report says about one failing case.
@@ -167,12 +169,15 @@ pub fn explain(
             "your program printed too much and was stopped; it was printing {}",
             last.map_or("blank lines".to_string(), quote)
         )),
+        Ending::MemoryLimit(mb) => Some(format!(
+            "your program used more than its {mb} MiB of memory and was stopped {after}"
+        )),
     };
     // A run cut short is best explained by how it ended; otherwise the first difference
     // comes first and the ending is a hint.
     let cut_short = matches!(
         ending,
-        Ending::Crash(_) | Ending::Timeout | Ending::OutputLimit
+        Ending::Crash(_) | Ending::Timeout | Ending::OutputLimit | Ending::MemoryLimit(_)
     );
     match (text_reason, ending_reason) {
         (_, Some(ending)) if stopped_early && cut_short => explanation.reason = ending,

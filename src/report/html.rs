@@ -87,8 +87,23 @@ pub fn render(batch: &BatchReport) -> String {
     );
     render_summary(&mut out, batch, &groups);
     for (index, submission) in batch.submissions.iter().enumerate() {
-        render_student(&mut out, index, submission);
+        render_student(&mut out, index, submission, true);
     }
+    out.push_str("</main>\n</body>\n</html>\n");
+    out
+}
+
+/// One student's page to hand back: their section only, with no class summary and no link to
+/// one.
+pub fn render_feedback(game: &str, submission: &SubmissionReport) -> String {
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>referee · {game}</title>\n<style>{STYLE}</style>\n<script>{SCRIPT}</script>\n</head>\n<body>\n<header><h1>referee · {game}</h1>\
+         <a href=\"javascript:setCases(true)\">Expand all cases</a><a href=\"javascript:setCases(false)\">Collapse all</a></header>\n<main>\n",
+        game = escape(game),
+    );
+    render_student(&mut out, 0, submission, false);
     out.push_str("</main>\n</body>\n</html>\n");
     out
 }
@@ -266,8 +281,16 @@ fn render_case_rates(out: &mut String, batch: &BatchReport) {
     if common.is_empty() {
         out.push_str("<p>No case fails.</p>\n");
     } else {
-        out.push_str("<table id=\"common-failures\">\n<tr><th>case</th><th class=\"num\">failing</th><th>submissions</th></tr>\n");
+        let class = super::class::class(batch);
+        out.push_str("<table id=\"common-failures\">\n<tr><th>case</th><th>items</th><th class=\"num\">failing</th><th>submissions</th><th>same wrong output</th></tr>\n");
         for (case, members) in common.iter().take(TOP_FAILING) {
+            let found = class.most_failed.iter().find(|c| c.case == *case);
+            let items = found.map(|c| c.items.join(", ")).unwrap_or_default();
+            let same = found
+                .map(|c| c.commonest_wrong_output.as_slice())
+                .filter(|names| !names.is_empty())
+                .map(|names| format!("{}: {}", names.len(), names.join(", ")))
+                .unwrap_or_else(|| "–".into());
             let links: Vec<String> = members
                 .iter()
                 .map(|&i| {
@@ -284,10 +307,12 @@ fn render_case_rates(out: &mut String, batch: &BatchReport) {
                 .collect();
             let _ = writeln!(
                 out,
-                "<tr><td>{}</td><td class=\"num\">{}/{count}</td><td>{}</td></tr>",
+                "<tr><td>{}</td><td>{}</td><td class=\"num\">{}/{count}</td><td>{}</td><td class=\"same-output\">{}</td></tr>",
                 escape(case),
+                escape(&items),
                 members.len(),
-                links.join(", ")
+                links.join(", "),
+                escape(&same)
             );
         }
         out.push_str("</table>\n");
@@ -415,11 +440,16 @@ fn status_class(status: &str) -> &'static str {
     }
 }
 
-fn render_student(out: &mut String, index: usize, s: &SubmissionReport) {
+fn render_student(out: &mut String, index: usize, s: &SubmissionReport, back: bool) {
     let status = super::csv::status(s);
+    let back = if back {
+        "<a class=\"back\" href=\"#summary\">↑ summary</a>\n"
+    } else {
+        ""
+    };
     let _ = writeln!(
         out,
-        "<section id=\"student-{index}\" class=\"student\">\n<a class=\"back\" href=\"#summary\">↑ summary</a>\n<h2>{}</h2>\n<p><span class=\"score\">{} / {}</span> auto-graded points · <span class=\"{}\">{}</span> · <span class=\"muted\">{}</span></p>",
+        "<section id=\"student-{index}\" class=\"student\">\n{back}<h2>{}</h2>\n<p><span class=\"score\">{} / {}</span> auto-graded points · <span class=\"{}\">{}</span> · <span class=\"muted\">{}</span></p>",
         escape(&super::student_label(s)),
         points(s.score),
         points(s.max_score),
@@ -460,6 +490,9 @@ fn render_student(out: &mut String, index: usize, s: &SubmissionReport) {
         );
     }
     out.push_str("</table>\n");
+    for line in super::changes::lines(s) {
+        let _ = writeln!(out, "<p class=\"changes\">{}</p>", escape(&line));
+    }
     if !s.facts.is_empty() {
         let facts: Vec<String> = s
             .facts

@@ -45,7 +45,7 @@ fn render_suite(out: &mut String, game: &str, submission: &SubmissionReport) {
         failure_count(submission)
     );
     let _ = writeln!(out, "    <properties>");
-    for (name, value) in [
+    let mut properties = vec![
         ("path", super::safe_name(&submission.path)),
         ("student", super::safe_name(&submission.student)),
         ("id", super::safe_name(&submission.id)),
@@ -54,7 +54,13 @@ fn render_suite(out: &mut String, game: &str, submission: &SubmissionReport) {
         ("max_score", submission.max_score.to_string()),
         ("build_ok", submission.build.ok.to_string()),
         ("notes", super::reading_notes(submission).join("\n")),
-    ] {
+    ];
+    // After adjustments or a late penalty: the points before them, and what changed.
+    if let Some(changes) = &submission.changes {
+        properties.push(("raw_score", changes.raw_score.to_string()));
+        properties.push(("changes", super::changes::lines(submission).join("\n")));
+    }
+    for (name, value) in properties {
         let _ = writeln!(
             out,
             "      <property name=\"{name}\" value=\"{}\"/>",

@@ -1,6 +1,10 @@
 //! Report writers, one per format, all reading the same graded batch.
 
+pub mod audience;
+pub mod changes;
+pub mod class;
 pub mod csv;
+pub mod destination;
 pub mod feedback;
 pub mod gradebook;
 pub mod gradescope;

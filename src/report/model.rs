@@ -7,6 +7,7 @@ use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
+use crate::assignment::cases::Visibility;
 use crate::compare::Mismatch;
 
 /// A graded batch: the JSON report's top level (`docs/json.md`).
@@ -18,6 +19,8 @@ pub struct BatchReport {
     pub submissions: Vec<SubmissionReport>,
     /// How runs were isolated, in words (an addition to the contract's keys).
     pub sandbox: String,
+    /// The version of the specs and cases graded with (`Assignment::data`).
+    pub data: String,
     /// Entries of the batch that were not graded, with the reason.
     pub skipped: Vec<Skipped>,
 }
@@ -72,6 +75,45 @@ pub struct SubmissionReport {
     pub late: bool,
     /// Every case's outcome, in case order: the one record every report is written from.
     pub runs: Vec<CaseOutcome>,
+    /// What was done to the points after grading (`--adjust`, the late policy); `None`
+    /// when neither was asked for. `score` and the items' scores include it.
+    pub changes: Option<Changes>,
+}
+
+/// The points of a submission before and after the changes made after grading.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Changes {
+    /// The auto-graded points before any change.
+    pub raw_score: f64,
+    /// Adjustments by hand, in the order of the file.
+    pub adjustments: Vec<Adjustment>,
+    /// The penalty for a late submission, when it is late.
+    pub late_penalty: Option<LatePenalty>,
+}
+
+/// A TA's change to one item's points (a regrade request, a partial credit).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Adjustment {
+    /// The item's id.
+    pub item: String,
+    /// Points added to the item (negative: taken), as applied: an item stays between 0 and
+    /// its points.
+    pub delta: f64,
+    /// Why, from the adjustments file.
+    pub comment: String,
+}
+
+/// Points taken from a late submission.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LatePenalty {
+    /// The policy, as written (`10%/day,cap=50%`).
+    pub policy: String,
+    /// Days late (any part of a day counts), when the submission time is known.
+    pub days: Option<u32>,
+    /// The share of the points possible taken.
+    pub share: f64,
+    /// The points taken (never more than the submission had).
+    pub points: f64,
 }
 
 /// The build of the student's program.
@@ -166,6 +208,12 @@ pub struct CaseOutcome {
     pub output_digest: Option<super::groups::Digest>,
     /// CPU time of the run (zero when it did not run).
     pub elapsed: std::time::Duration,
+    /// Who may see the case in full (from its case file).
+    pub visibility: Visibility,
+    /// This record is the students' view of a case they may not see: its name is a
+    /// placeholder and its input, output, diff and hints are left out
+    /// (`audience::for_students`).
+    pub concealed: bool,
 }
 
 /// A case's verdict in one item.
@@ -262,11 +310,12 @@ impl Serialize for SubmissionReport {
                         status: c.verdict.status,
                         mismatch: c.case.mismatch_in(c.verdict),
                         diff: c.case.diff_in(c.verdict),
+                        visibility: c.case.visibility,
                     })
                     .collect(),
             })
             .collect();
-        let mut out = serializer.serialize_struct("SubmissionReport", 12)?;
+        let mut out = serializer.serialize_struct("SubmissionReport", 15)?;
         out.serialize_field("name", &self.name)?;
         out.serialize_field("path", &self.path)?;
         out.serialize_field("score", &self.score)?;
@@ -280,6 +329,11 @@ impl Serialize for SubmissionReport {
         // The contract gives a submission without an LMS id `null`, not "".
         out.serialize_field("id", &Some(&self.id).filter(|id| !id.is_empty()))?;
         out.serialize_field("late", &self.late)?;
+        if let Some(changes) = &self.changes {
+            out.serialize_field("raw_score", &changes.raw_score)?;
+            out.serialize_field("adjustments", &changes.adjustments)?;
+            out.serialize_field("late_penalty", &changes.late_penalty)?;
+        }
         out.end()
     }
 }
@@ -294,13 +348,20 @@ struct ItemJson<'a> {
     cases: Vec<CaseJson<'a>>,
 }
 
-/// A case under an item in the JSON report: `status`, `mismatch` and `diff` for that item.
+/// A case under an item in the JSON report: `status`, `mismatch` and `diff` for that item;
+/// `visibility` only for a case that is not `visible`.
 #[derive(Serialize)]
 struct CaseJson<'a> {
     name: &'a str,
     status: Status,
     mismatch: Mismatch,
     diff: String,
+    #[serde(skip_serializing_if = "is_visible")]
+    visibility: Visibility,
+}
+
+fn is_visible(visibility: &Visibility) -> bool {
+    *visibility == Visibility::Visible
 }
 
 #[cfg(test)]
@@ -333,6 +394,8 @@ mod tests {
             stderr: String::new(),
             output_digest: None,
             elapsed: std::time::Duration::ZERO,
+            visibility: Visibility::Visible,
+            concealed: false,
         }
     }
 

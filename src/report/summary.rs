@@ -118,7 +118,12 @@ fn line_of<'a>(run: &'a CaseOutcome, item_order: &[&str]) -> CaseLine<'a> {
 /// The case shown in full for a group: a failing handout sample if there is one, else the
 /// failure that is quickest to read (fewest input and diff lines).
 pub fn example<'a>(group: &Group<'a>) -> Option<&'a CaseOutcome> {
-    group.candidates.iter().copied().min_by_key(|run| {
+    let shown = group
+        .candidates
+        .iter()
+        .copied()
+        .filter(|run| !run.concealed);
+    shown.min_by_key(|run| {
         let size = run.stdin.lines().count() + run.diff.lines().count();
         (!is_handout_sample(&run.name), size)
     })
@@ -156,14 +161,35 @@ pub fn group_heading(group: &Group) -> String {
 /// One line per listed failure, then the other failures by name (wrapped); `more` says where
 /// the cases left unnamed are shown.
 pub fn group_lines(group: &Group, more: &str) -> Vec<String> {
-    let mut out: Vec<String> = group
-        .failing
+    // Hidden cases are never named: each says how it fails, or, when many do, one line.
+    let (hidden, named): (Vec<&CaseLine>, Vec<&CaseLine>) =
+        group.failing.iter().partition(|l| l.run.concealed);
+    let mut out: Vec<String> = named
         .iter()
         .take(MAX_LISTED)
         .map(|line| case_line(line, Some(group.item)))
         .collect();
-    let rest: Vec<&str> = group
-        .failing
+    if hidden.len() <= MAX_LISTED {
+        out.extend(hidden.iter().map(|line| case_line(line, Some(group.item))));
+    } else {
+        let mut hows: Vec<&str> = hidden
+            .iter()
+            .filter_map(|l| {
+                l.reason()
+                    .rsplit_once('(')
+                    .map(|(_, how)| how.trim_end_matches(')'))
+            })
+            .collect();
+        hows.sort_unstable();
+        hows.dedup();
+        out.push(format!(
+            "  ✗ {} hidden cases of item {} fail ({})",
+            hidden.len(),
+            group.item,
+            hows.join(", ")
+        ));
+    }
+    let rest: Vec<&str> = named
         .iter()
         .skip(MAX_LISTED)
         .map(|l| l.run.name.as_str())
@@ -200,12 +226,21 @@ pub fn case_line(line: &CaseLine, item: Option<&str>) -> String {
     if line.passed() {
         return format!("  ✓ {}", line.run.name);
     }
+    if line.run.concealed {
+        return format!("  ✗ {}", super::safe_name(line.reason()));
+    }
     let items = if item.is_some() && line.failing_items.len() == 1 {
         String::new()
     } else {
         format!(" [{}]", line.failing_items.join(", "))
     };
-    format!("  ✗ {}{items}  {}", line.run.name, line.reason())
+    // The reason quotes what the program printed: terminal controls in it (ESC, C1 CSI,
+    // bidirectional overrides) are written out, as in names, never sent to the terminal.
+    format!(
+        "  ✗ {}{items}  {}",
+        super::safe_name(&line.run.name),
+        super::safe_name(line.reason())
+    )
 }
 
 /// `first` then the names, comma-separated, wrapped at `WRAP_WIDTH` onto lines starting with

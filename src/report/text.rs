@@ -102,6 +102,12 @@ pub fn render_with(batch: &BatchReport, options: &Options) -> String {
         render_submission(&mut out, &batch.game, submission, options);
         out.push('\n');
     }
+    if batch.submissions.len() > 1 {
+        for line in super::class::text_lines(batch) {
+            let _ = writeln!(out, "{line}");
+        }
+        out.push('\n');
+    }
     let skipped = super::skipped_lines(batch);
     if !skipped.is_empty() {
         let _ = writeln!(out, "not graded ({} entries):", skipped.len());
@@ -118,6 +124,26 @@ pub fn render_with(batch: &BatchReport, options: &Options) -> String {
         ));
     }
     out
+}
+
+/// One student's report to hand back: their section only (no class lines, no batch summary).
+pub fn render_feedback(game: &str, submission: &SubmissionReport) -> String {
+    let mut out = String::new();
+    render_submission(&mut out, game, submission, &Options::default());
+    out
+}
+
+/// Why an item's points and its cases passed tell different stories, where they do: a case
+/// that does not pass in full can still earn (a trace item's margin, partial credit).
+fn why_points_differ(score: f64, max: f64, passed: usize, cases: usize) -> &'static str {
+    let full = score >= max - 5e-4;
+    if passed < cases && full {
+        "  (inside the margin: no points lost)"
+    } else if passed < cases && score > max * passed as f64 / cases.max(1) as f64 + 5e-4 {
+        "  (partial credit in cases that do not pass in full)"
+    } else {
+        ""
+    }
 }
 
 /// One line for the whole batch.
@@ -137,11 +163,16 @@ pub fn summary(batch: &BatchReport) -> String {
         n => format!(" · {n} entries not graded"),
     };
     format!(
-        "{} · {count} submission{} graded · mean {:.2} / {:.2} · {full} with full marks · {failed_builds} failed to build{skipped}",
+        "{} · {count} submission{} graded · mean {:.2} / {:.2} · {full} with full marks · {failed_builds} failed to build{skipped}{}",
         batch.game,
         if count == 1 { "" } else { "s" },
         mean,
-        max
+        max,
+        if batch.data.is_empty() {
+            String::new()
+        } else {
+            format!(" · cases version {}", batch.data)
+        }
     )
 }
 
@@ -219,16 +250,20 @@ fn render_submission(out: &mut String, game: &str, s: &SubmissionReport, options
                 };
                 let _ = writeln!(
                     out,
-                    "  {:<width$}  {}  {passed}/{cases}",
+                    "  {:<width$}  {}  {passed}/{cases}{}",
                     item.id,
                     paint.paint(colour, &cell),
+                    why_points_differ(score, item.max_score, passed, cases),
                 );
             }
         }
     }
+    for line in super::changes::lines(s) {
+        let _ = writeln!(out, "{line}");
+    }
     let summary = summary::summarize(s);
     if s.build.ok {
-        render_summary(out, &summary, paint);
+        render_summary(out, s, &summary, paint);
     }
     if !s.facts.is_empty() {
         let _ = writeln!(out, "facts: {}", facts_line(s));
@@ -302,7 +337,12 @@ fn render_submission(out: &mut String, game: &str, s: &SubmissionReport, options
 }
 
 /// Handout samples, then each failing item's cases, one line each.
-fn render_summary(out: &mut String, summary: &summary::Summary, paint: Paint) {
+fn render_summary(
+    out: &mut String,
+    s: &SubmissionReport,
+    summary: &summary::Summary,
+    paint: Paint,
+) {
     let tick = |line: String| -> String {
         if let Some(rest) = line.strip_prefix("  ✓") {
             format!("  {}{rest}", paint.paint(GREEN, "✓"))
@@ -319,7 +359,22 @@ fn render_summary(out: &mut String, summary: &summary::Summary, paint: Paint) {
         }
     }
     for group in &summary.groups {
-        let _ = writeln!(out, "{}", paint.paint(BOLD, &summary::group_heading(group)));
+        // The same reason as the item's row when its points tell another story.
+        let why = s
+            .items
+            .iter()
+            .find(|i| i.id == group.item)
+            .and_then(|i| i.score.map(|score| (score, i.max_score)))
+            .map_or("", |(score, max)| {
+                why_points_differ(
+                    score,
+                    max,
+                    group.cases_total - group.failing_total,
+                    group.cases_total,
+                )
+            });
+        let heading = format!("{}{why}", summary::group_heading(group));
+        let _ = writeln!(out, "{}", paint.paint(BOLD, &heading));
         for line in summary::group_lines(group, "--all") {
             let _ = writeln!(out, "{}", tick(line));
         }
@@ -363,10 +418,10 @@ fn render_case(out: &mut String, run: &CaseOutcome, full: &Full, paint: Paint) {
     }
     let explanation = &run.explanation;
     if !run.passed() && !explanation.reason.is_empty() {
-        let _ = writeln!(out, "    why: {}", explanation.reason);
+        let _ = writeln!(out, "    why: {}", super::safe_name(&explanation.reason));
     }
     for hint in &explanation.hints {
-        let _ = writeln!(out, "    hint: {hint}");
+        let _ = writeln!(out, "    hint: {}", super::safe_name(hint));
     }
     if explanation.suggest_sanitize && !sanitizer_report(&run.stderr) {
         let _ = writeln!(
@@ -400,6 +455,8 @@ fn render_case(out: &mut String, run: &CaseOutcome, full: &Full, paint: Paint) {
         .iter()
         .filter(|n| full.diff_lines == usize::MAX || failing.iter().any(|f| n.contains(f.as_str())))
         .collect();
+    let notes = summarised(&notes);
+    let notes: Vec<&String> = notes.iter().collect();
     let shown_notes = if full.diff_lines == usize::MAX {
         notes.len()
     } else {
@@ -438,6 +495,73 @@ fn render_case(out: &mut String, run: &CaseOutcome, full: &Full, paint: Paint) {
         };
         push_cut(out, &run.stderr, lines, "      ");
     }
+}
+
+/// Notes of a repeated kind shown before the rest are counted.
+const NOTES_PER_KIND: usize = 3;
+
+/// Notes with repeated kinds summarised: the first three of each kind (a trace checker's
+/// findings under one rule of one item, or one per-run note whose numbers differ), then
+/// "… and N more like these (in R runs)". A class's `--all` report stays readable: a
+/// LUDO-CS case notes every finding of each of its 125 runs.
+fn summarised(notes: &[&String]) -> Vec<String> {
+    let mut kinds: Vec<(String, Vec<&String>)> = Vec::new();
+    for &note in notes {
+        let kind = note_kind(note);
+        match kinds.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, members)) => members.push(note),
+            None => kinds.push((kind, vec![note])),
+        }
+    }
+    let mut out = Vec::new();
+    for (_, members) in kinds {
+        out.extend(members.iter().take(NOTES_PER_KIND).map(|n| n.to_string()));
+        let rest = members.len().saturating_sub(NOTES_PER_KIND);
+        if rest > 0 {
+            let mut runs: Vec<&str> = members.iter().filter_map(|n| run_of(n)).collect();
+            runs.dedup();
+            let in_runs = if runs.len() > 1 {
+                format!(" (in {} runs)", runs.len())
+            } else {
+                String::new()
+            };
+            out.push(format!("… and {rest} more like these{in_runs}"));
+        }
+    }
+    out
+}
+
+/// "run 12" of a note "run 12, rules: ...".
+fn run_of(note: &str) -> Option<&str> {
+    note.strip_prefix("run ")
+        .and_then(|rest| rest.split_once(", "))
+        .map(|(run, _)| run)
+}
+
+/// What makes notes alike: the item, and for a finding `line N: "text": RULE: why` its rule;
+/// for any other note its words without numbers and quoted text.
+fn note_kind(note: &str) -> String {
+    let body = match run_of(note) {
+        Some(run) => &note[4 + run.len() + 2..],
+        None => note,
+    };
+    let (item, rest) = body.split_once(": ").unwrap_or(("", body));
+    if rest.starts_with("line ") {
+        if let Some((_, after)) = rest.split_once("\": ") {
+            let rule = after.split(": ").next().unwrap_or(after);
+            return format!("{item}: finding under {rule}");
+        }
+    }
+    let mut kind = format!("{item}: ");
+    let mut quoted = false;
+    for c in rest.chars() {
+        if c == '"' {
+            quoted = !quoted;
+        } else if !quoted && !c.is_ascii_digit() {
+            kind.push(c);
+        }
+    }
+    kind
 }
 
 /// Whether stderr holds a report of AddressSanitizer or UndefinedBehaviorSanitizer.
@@ -502,6 +626,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn points_and_cases_passed_agree_or_the_row_says_why() {
+        assert_eq!(why_points_differ(20.0, 20.0, 2, 2), "");
+        assert_eq!(why_points_differ(10.0, 20.0, 1, 2), "");
+        assert_eq!(why_points_differ(0.0, 20.0, 0, 2), "");
+        assert!(why_points_differ(20.0, 20.0, 1, 2).contains("inside the margin: no points lost"));
+        assert!(why_points_differ(15.0, 20.0, 1, 2).contains("partial credit"));
+    }
+
+    #[test]
     fn colour_only_when_asked() {
         let on = Paint { colour: true };
         let off = Paint { colour: false };
@@ -510,5 +643,29 @@ mod tests {
         assert_eq!(on.diff_line(" same"), " same");
         assert_eq!(off.diff_line("-old"), "-old");
         assert_eq!(off.status(Status::Fail, "fail"), "fail");
+    }
+
+    #[test]
+    fn repeated_notes_are_summarised_per_kind_with_the_first_three() {
+        let mut notes: Vec<String> = Vec::new();
+        for run in 1..=40 {
+            notes.push(format!(
+                "run {run}, rules: read and checked {} of 900 lines of the game",
+                800 + run
+            ));
+            notes.push(format!("run {run}, rules: line {}: \"Red player rolled 5.\": Rule 4: Red rolls again after a 5 without a capture", run * 3));
+            if run % 10 == 0 {
+                notes.push(format!("run {run}, rules: line 7: \"Green player moves piece G1 to the starting point.\": Rule 2: G1 leaves base on a roll of 4; leaving base needs a six"));
+            }
+        }
+        notes.push("all runs, rules: missing feature: in 40 games no piece was ever captured; the model captures in 40 of 40".into());
+        let refs: Vec<&String> = notes.iter().collect();
+        let shown = summarised(&refs);
+        assert_eq!(shown.len(), 4 * 3 + 1, "{shown:#?}");
+        assert_eq!(shown[0], notes[0]);
+        assert_eq!(shown[3], "… and 37 more like these (in 40 runs)");
+        assert!(shown[4].contains("Rule 4") && shown[7] == "… and 37 more like these (in 40 runs)");
+        assert!(shown[8].contains("Rule 2") && shown[11] == "… and 1 more like these (in 4 runs)");
+        assert!(shown[12].starts_with("all runs, rules: missing feature"));
     }
 }
