@@ -1,5 +1,6 @@
 //! `referee gradescope-bundle GAME`: a Gradescope autograder zip. It ships this very referee
-//! executable (no Rust toolchain needed on Gradescope), the assignment's specs/ and cases/,
+//! executable (no Rust toolchain needed on Gradescope), the assignment's specs/ and cases/
+//! (and the course's private cases, in `private/`),
 //! `setup.sh` (installs a C compiler) and `run_autograder` (grades the submission into
 //! results.json).
 
@@ -12,6 +13,7 @@ use zip::{CompressionMethod, ZipWriter};
 
 use crate::assignment::Project;
 use crate::error::Error;
+use crate::report::audience::Audience;
 
 const SETUP: &str = r#"#!/usr/bin/env bash
 # Gradescope runs this once while building the autograder image.
@@ -36,8 +38,13 @@ base="${REFEREE_AUTOGRADER:-/autograder}"
 source_dir="$base/source"
 results="$base/results"
 mkdir -p "$results"
+# Student programs run as other users (Gradescope's containers allow no namespaces): the
+# cases and this script's folder are readable by root alone, the results writable by root
+# alone.
+chmod 700 "$source_dir"
+chmod 755 "$results"
 if ! "$source_dir/referee" --root "$source_dir" grade @GAME@ "$base/submission" \
-    --no-cache --format gradescope -o "$results/results.json"; then
+    --no-cache --format gradescope -o "$results/results.json" @OPTIONS@; then
   # referee printed why on stderr (shown to instructors); students get a plain message.
   cat > "$results/results.json" <<'JSON'
 {"score": 0, "output": "The autograder could not grade this submission. Check that you uploaded only your .c (and .h) files, then resubmit or ask the course staff.", "tests": []}
@@ -45,7 +52,14 @@ JSON
 fi
 "#;
 
-pub fn write(project: &Project, game: &str, output: &Path) -> Result<(), Error> {
+/// Writes the zip; the course's private cases (`project.private`) go in `private/`, and
+/// `run_autograder` writes the results for `audience`.
+pub fn write(
+    project: &Project,
+    game: &str,
+    output: &Path,
+    audience: Audience,
+) -> Result<(), Error> {
     let fail = |what: String| Error::config(format!("{}: {what}", output.display()));
     let executable = std::env::current_exe()
         .map_err(|e| fail(format!("cannot find the running referee executable: {e}")))?;
@@ -56,10 +70,30 @@ pub fn write(project: &Project, game: &str, output: &Path) -> Result<(), Error> 
         ))
     })?;
     let mut data: Vec<(String, PathBuf)> = Vec::new();
-    for folder in ["specs", "cases"] {
-        let root = project.root.join(folder).join(game);
-        collect(&root, &format!("{folder}/{game}"), &mut data)
+    let private = project
+        .private
+        .as_ref()
+        .map(|dir| dir.join("cases").join(game))
+        .filter(|dir| dir.is_dir());
+    let folders = [
+        (
+            project.root.join("specs").join(game),
+            format!("specs/{game}"),
+        ),
+        (
+            project.root.join("cases").join(game),
+            format!("cases/{game}"),
+        ),
+    ]
+    .into_iter()
+    .chain(private.map(|dir| (dir, format!("private/cases/{game}"))));
+    let mut options = format!("--audience {}", audience.as_str());
+    for (root, name) in folders {
+        collect(&root, &name, &mut data)
             .map_err(|e| fail(format!("cannot read {}: {e}", root.display())))?;
+        if name.starts_with("private/") {
+            options.push_str(" --private \"$source_dir/private\"");
+        }
     }
     let file =
         File::create(output).map_err(|e| fail(format!("cannot create the zip file: {e}")))?;
@@ -77,7 +111,10 @@ pub fn write(project: &Project, game: &str, output: &Path) -> Result<(), Error> 
     add("setup.sh", SETUP.as_bytes(), executable_file)?;
     add(
         "run_autograder",
-        RUN_AUTOGRADER.replace("@GAME@", game).as_bytes(),
+        RUN_AUTOGRADER
+            .replace("@GAME@", game)
+            .replace("@OPTIONS@", &options)
+            .as_bytes(),
         executable_file,
     )?;
     add("referee", &binary, executable_file)?;

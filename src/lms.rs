@@ -7,8 +7,9 @@ use clap::Args;
 
 use crate::assignment::spec::Item;
 use crate::error::Error;
-use crate::grade::layout::Lms;
-use crate::grade::submission::Submission;
+use crate::grade::intake::layout::Lms;
+use crate::grade::intake::submission::Submission;
+use crate::report::destination::{inside, refuse_overwrite};
 use crate::report::feedback::{self, FeedbackFormat};
 use crate::report::gradebook::{self, Gradebook};
 use crate::report::BatchReport;
@@ -68,6 +69,21 @@ impl TaOptions {
         }
     }
 
+    /// Checks before grading that the feedback folder and the gradebook file are none of the
+    /// files being graded (`graded`: the paths on the command line), nor a C source.
+    pub fn check_files(&self, graded: &[PathBuf]) -> Result<(), Error> {
+        if self.gradebook.is_some() {
+            refuse_overwrite(&self.gradebook_file, graded)?;
+        }
+        match &self.feedback {
+            Some(dir) if inside(dir, graded) => Err(Error::config(format!(
+                "{}: --feedback inside the submissions being graded: choose a folder outside them",
+                dir.display()
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// Writes the feedback files and the gradebook; returns the paths written.
     pub fn write(&self, batch: &BatchReport) -> Result<Vec<PathBuf>, Error> {
         let mut written = Vec::new();
@@ -85,6 +101,7 @@ impl TaOptions {
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), Error> {
+    refuse_overwrite(path, &[])?;
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)
             .map_err(|e| Error::config(format!("{}: cannot create: {e}", parent.display())))?;

@@ -108,7 +108,7 @@ fn a_failing_case_shows_its_input_and_a_unified_diff() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "move                   0 / 1.5  0/54",
+            "move                   0 / 1.5  0/57",
         ))
         .stdout(predicate::str::contains("input:\n      10\n      Bcg\n"))
         .stdout(predicate::str::contains(
@@ -153,7 +153,7 @@ fn cases_lists_every_case_with_its_items() {
         .success()
         .stdout(predicate::str::contains("direction-south-east"))
         .stdout(predicate::str::contains("unit     helpers"))
-        .stdout(predicate::str::contains("103 cases"));
+        .stdout(predicate::str::contains("106 cases"));
 }
 
 #[test]
@@ -471,4 +471,81 @@ fn a_spec_time_limit_of_zero_is_refused() {
         .output()
         .expect("runs");
     assert_one_line_error(&output, "spec.toml: limits.timeout = 0");
+}
+
+#[test]
+fn a_report_never_overwrites_a_file_being_graded_or_any_c_source() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let model = std::fs::read(root().join("reference/reversi/Lab6.c")).expect("model");
+    let lab = dir.path().join("Lab6.c");
+    std::fs::write(&lab, &model).expect("write");
+    let header = dir.path().join("board.h");
+    std::fs::write(&header, "int n;\n").expect("write");
+    let student = dir.path().join("alice");
+    std::fs::create_dir(&student).expect("mkdir");
+    std::fs::write(student.join("Lab6.c"), &model).expect("write");
+    let notes = student.join("notes.txt");
+    std::fs::write(&notes, "mine\n").expect("write");
+    let cases: [(&Path, &Path, &str); 3] = [
+        (&lab, &lab, "Lab6.c: an existing C source file"),
+        (&lab, &header, "board.h: an existing C source file"),
+        (&student, &notes, "notes.txt: a file being graded"),
+    ];
+    for (graded, target, needle) in cases {
+        let before = std::fs::read(target).expect("read");
+        let output = referee()
+            .args(["grade", "reversi", "--format", "json"])
+            .arg(graded)
+            .arg("-o")
+            .arg(target)
+            .output()
+            .expect("runs");
+        assert_one_line_error(&output, needle);
+        assert_eq!(std::fs::read(target).expect("read"), before, "{needle}");
+    }
+    let output = referee()
+        .args([
+            "grade",
+            "reversi",
+            "--gradebook",
+            "canvas",
+            "--gradebook-file",
+        ])
+        .arg(&lab)
+        .arg(&lab)
+        .output()
+        .expect("runs");
+    assert_one_line_error(&output, "Lab6.c: an existing C source file");
+    let output = referee()
+        .args(["grade", "reversi", "--feedback"])
+        .arg(student.join("out"))
+        .arg(&student)
+        .output()
+        .expect("runs");
+    assert_one_line_error(&output, "--feedback inside the submissions being graded");
+}
+
+#[test]
+fn feedback_never_writes_through_a_link_out_of_its_folder() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let feedback = dir.path().join("feedback");
+    std::fs::create_dir(&feedback).expect("mkdir");
+    let outside = dir.path().join("keep.txt");
+    std::fs::write(&outside, "keep\n").expect("write");
+    std::os::unix::fs::symlink(&outside, feedback.join("Lab6.txt")).expect("symlink");
+    let output = referee()
+        .args([
+            "grade",
+            "reversi",
+            "reference/reversi/Lab6.c",
+            "--feedback-format",
+            "text",
+        ])
+        .arg("--feedback")
+        .arg(&feedback)
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("a symbolic link"));
+    assert_eq!(std::fs::read_to_string(&outside).expect("read"), "keep\n");
 }

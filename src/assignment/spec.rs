@@ -19,6 +19,8 @@ pub struct Spec {
     pub limits: Limits,
     #[serde(default)]
     pub facts: FactsSpec,
+    #[serde(default)]
+    pub deadline: DeadlineSpec,
     #[serde(rename = "item")]
     pub items: Vec<Item>,
     /// The folder the spec was read from (`specs/<game>`), for the harness and provided files.
@@ -126,6 +128,12 @@ pub struct Limits {
     /// After this many timeouts in a row of one program, its next runs get a short time
     /// limit until one finishes in time, so a hanging submission cannot stall the batch.
     pub timeouts_in_a_row: usize,
+    /// MiB a submission's build may write in its folder, all compiles and links together.
+    pub build_scratch_mb: u64,
+    /// Seconds a submission's runs may spend sleeping or blocked (wall-clock time neither
+    /// running nor waiting for a CPU, which load does not change), all runs together; the
+    /// cases after the one that spends it are not run.
+    pub sleep_seconds: f64,
 }
 
 impl Default for Limits {
@@ -139,6 +147,8 @@ impl Default for Limits {
             processes: 32,
             compile_timeout: 60.0,
             timeouts_in_a_row: 3,
+            build_scratch_mb: 256,
+            sleep_seconds: 60.0,
         }
     }
 }
@@ -157,6 +167,17 @@ pub struct FactsSpec {
     /// Helpers the handout requires the student to use: one that is defined but never called
     /// from the student's own code fails its unit cases.
     pub must_be_called: Vec<String>,
+}
+
+/// When the assignment is due and what lateness costs; `--due` and `--late-penalty`
+/// override each (`deadline::Moment`, `deadline::LatePolicy` give the forms).
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct DeadlineSpec {
+    /// `2026-10-01T23:59` (the machine's local time) or with an offset (`-04:00`, `Z`).
+    pub due: Option<String>,
+    /// `10%/day`, `10%/day,cap=50%` or a flat share `25%`, of the points possible.
+    pub late_penalty: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -191,6 +212,23 @@ impl Spec {
                     file.display()
                 )));
             }
+        }
+        let deadline = &spec.deadline;
+        let checks = [
+            deadline
+                .due
+                .as_deref()
+                .map(|due| super::deadline::Moment::parse(due).map(drop)),
+            deadline
+                .late_penalty
+                .as_deref()
+                .map(|penalty| super::deadline::LatePolicy::parse(penalty).map(drop)),
+        ];
+        if let Some(problem) = checks.into_iter().flatten().find_map(Result::err) {
+            return Err(Error::config(format!(
+                "{}: [deadline] {problem}",
+                file.display()
+            )));
         }
         if limits.cpu_seconds == 0 {
             return Err(Error::config(format!(

@@ -8,16 +8,18 @@ use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::assignment::cases::Visibility;
 use crate::assignment::spec::Limits;
-use crate::assignment::{Assignment, Project};
+use crate::assignment::{Assignment, PreparedCase, Project};
 use crate::error::Error;
 use crate::games::{self, Expectation};
-use crate::grade::build::Compiler;
-use crate::grade::cache::BuildCache;
-use crate::grade::sandbox::Sandbox;
-use crate::grade::submission;
+use crate::grade::build::cache::BuildCache;
+use crate::grade::build::compiler::Compiler;
+use crate::grade::intake::submission;
+use crate::grade::run::sandbox::Sandbox;
 use crate::grade::{self, Grader, Settings};
 use crate::mutants;
+use crate::report::audience::{self, Audience};
 use crate::report::{self, BatchReport};
 
 mod output;
@@ -27,7 +29,7 @@ use output::{check_writable, destinations, emit, progress_bar, Format};
 #[derive(Parser)]
 #[command(
     name = "referee",
-    version,
+    version = crate::assignment::embedded::long_version(),
     about = "Autograder and reference checker for C board-game assignments",
     long_about = "Autograder and reference checker for C board-game assignments.\n\n\
         referee compiles student C code, runs it in a sandbox on every case of the \
@@ -52,9 +54,15 @@ use output::{check_writable, destinations, emit, progress_bar, Format};
 )]
 pub struct Cli {
     /// Folder holding referee's cases/, specs/ and reference/ (default: the current folder
-    /// or the checkout referee was built from; also REFEREE_ROOT).
+    /// if it holds them, else the data compiled into referee, `--version` names its digest;
+    /// also REFEREE_ROOT).
     #[arg(long, global = true, value_name = "DIR")]
     root: Option<PathBuf>,
+    /// The course's private folder of cases, laid out like the project's
+    /// (cases/<game>/*.toml), added to the project's cases (also REFEREE_PRIVATE). Kept in
+    /// the course's own repository; hidden from student programs like the project.
+    #[arg(long, global = true, value_name = "DIR")]
+    private: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -170,6 +178,22 @@ struct GradeArgs {
     all: bool,
     #[command(flatten)]
     ta: crate::lms::TaOptions,
+    #[command(flatten)]
+    after: crate::adjust::AdjustOptions,
+    #[command(flatten)]
+    audience: AudienceOption,
+}
+
+/// Who the reports are for.
+#[derive(Args)]
+struct AudienceOption {
+    /// student: cases a student may not see (visibility hidden, after_published, or
+    /// after_due_date before the due date) appear only as "a hidden case of item X fails";
+    /// ta: everything. Default: student for the text report of one submission, feedback
+    /// files, gradescope, expect and cases; ta for a batch's text report, json, csv, junit
+    /// and html.
+    #[arg(long, value_enum, value_name = "WHO")]
+    audience: Option<Audience>,
 }
 
 /// Command-line overrides of the assignment's `[limits]`, applied in one place (`apply`).
@@ -177,7 +201,14 @@ struct GradeArgs {
 struct LimitOverrides {
     /// CPU seconds per run; the wall clock stops a run at 3 x this + 1 s (default: the
     /// assignment's spec.toml).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    // A negative number is a value to refuse with the real rule, not a flag (clap would
+    // suggest `-- -1`, which does not work either).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        value_parser = parse_timeout,
+        allow_negative_numbers = true
+    )]
     timeout: Option<f64>,
     /// Address space per run in MiB (default: the assignment's spec.toml).
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=65536))]
@@ -211,6 +242,8 @@ struct ExpectArgs {
     /// Prefix each expected line with the rubric item it shows.
     #[arg(long)]
     tags: bool,
+    #[command(flatten)]
+    audience: AudienceOption,
 }
 
 /// Arguments of `referee cases`.
@@ -223,6 +256,8 @@ struct CasesArgs {
     /// one per line) and NAME.expected.
     #[arg(long, value_name = "DIR")]
     export: Option<PathBuf>,
+    #[command(flatten)]
+    audience: AudienceOption,
 }
 
 /// Arguments of `referee gradescope-bundle`.
@@ -233,6 +268,8 @@ struct GradescopeBundleArgs {
     /// The zip to write.
     #[arg(short, long, value_name = "ZIP", default_value = "autograder.zip")]
     output: PathBuf,
+    #[command(flatten)]
+    audience: AudienceOption,
 }
 
 /// Arguments of `referee classroom-workflow`.
@@ -341,14 +378,14 @@ fn parse_timeout(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(seconds) if seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0 => Ok(seconds),
         _ => Err(format!(
-            "a time limit is more than 0 and at most 3600 seconds (e.g. 0.5), not '{text}'"
+            "the time limit must be a positive number of seconds, at most 3600 (e.g. 0.5), not '{text}'"
         )),
     }
 }
 
 /// Runs the command; the exit status is 0, 1 (points missing where that matters) or 2.
 pub fn run(cli: Cli) -> Result<i32, Error> {
-    let project = || Project::locate(cli.root.as_deref());
+    let project = || Project::locate(cli.root.as_deref())?.with_private(cli.private.as_deref());
     match cli.command {
         Command::Grade(args) => grade(&project()?, *args),
         Command::Expect(args) => expect(&project()?, args),
@@ -378,11 +415,13 @@ fn grade(project: &Project, args: GradeArgs) -> Result<i32, Error> {
         cases,
         all,
         ta,
+        after,
+        audience,
     } = args;
     let destinations = destinations(&format, output.as_deref())?;
-    check_writable(&destinations)?;
     let assignment = Assignment::load(project, &game)?;
     check_case_patterns(&assignment, &cases)?;
+    let after = after.read(&assignment.spec)?;
     let text_options = report::text::Options {
         paint: report::text::Paint::default(),
         cases,
@@ -391,7 +430,11 @@ fn grade(project: &Project, args: GradeArgs) -> Result<i32, Error> {
     let gradescope = format.contains(&Format::Gradescope);
     let discovered = submission::discover_as(&paths, &assignment.spec.submission, ta.layout)?;
     let submissions = discovered.submissions;
+    let graded: Vec<PathBuf> = submissions.iter().map(|s| s.path.clone()).collect();
+    check_writable(&destinations, &graded)?;
+    ta.check_files(&graded)?;
     ta.check(&submissions)?;
+    after.check(&submissions)?;
     if gradescope && submissions.len() != 1 {
         return Err(report::gradescope::one_submission_error(submissions.len()));
     }
@@ -434,28 +477,46 @@ fn grade(project: &Project, args: GradeArgs) -> Result<i32, Error> {
         bar.finish_and_clear();
     }
     let seconds = started.elapsed().as_secs_f64();
+    after.apply(&mut batch, &submissions);
+    let students = audience::for_students(&batch, after.due_passed());
+    let view = |default: Audience| match audience.audience.unwrap_or(default) {
+        Audience::Student => students.as_ref(),
+        Audience::Ta => &batch,
+    };
+    // The text report of one submission is the student's self-check, whoever runs it.
+    let text_reader = if batch.submissions.len() == 1 {
+        Audience::Student
+    } else {
+        Audience::Ta
+    };
     for (format, path) in &destinations {
+        let reader = match format {
+            Format::Text => text_reader,
+            Format::Gradescope => Audience::Student,
+            Format::Json | Format::Csv | Format::Junit | Format::Html => Audience::Ta,
+        };
+        let shown = view(reader);
         let text = match format {
             Format::Text if path.is_none() => {
                 let paint = report::text::Paint::for_stdout();
                 report::text::render_with(
-                    &batch,
+                    shown,
                     &report::text::Options {
                         paint,
                         ..text_options.clone()
                     },
                 )
             }
-            Format::Text => report::text::render_with(&batch, &text_options),
-            Format::Json => report::json::render(&batch),
-            Format::Csv => report::csv::render(&batch),
-            Format::Junit => report::junit::render(&batch),
-            Format::Gradescope => report::gradescope::render(&batch, seconds)?,
-            Format::Html => report::html::render(&batch),
+            Format::Text => report::text::render_with(shown, &text_options),
+            Format::Json => report::json::render(shown),
+            Format::Csv => report::csv::render(shown),
+            Format::Junit => report::junit::render(shown),
+            Format::Gradescope => report::gradescope::render(shown, seconds)?,
+            Format::Html => report::html::render(shown),
         };
         emit(&text, path.as_deref())?;
     }
-    for path in ta.write(&batch)? {
+    for path in ta.write(view(Audience::Student))? {
         eprintln!("wrote {}", path.display());
     }
     if destinations.iter().all(|(_, path)| path.is_some()) {
@@ -477,6 +538,7 @@ fn expect(project: &Project, args: ExpectArgs) -> Result<i32, Error> {
         case,
         input,
         tags,
+        audience,
     } = args;
     let assignment = Assignment::load(project, &game)?;
     let found = assignment.case(&case).ok_or_else(|| {
@@ -484,6 +546,16 @@ fn expect(project: &Project, args: ExpectArgs) -> Result<i32, Error> {
             "{game} has no case named '{case}' (list them with `referee cases {game}`)"
         ))
     })?;
+    if audience.audience.unwrap_or(Audience::Student) == Audience::Student
+        && !found
+            .visibility
+            .shown_to_students(spec_due_passed(&assignment))
+    {
+        return Err(Error::config(format!(
+            "{game}: case '{case}' is {}: its input and expected output are not shown to students (course staff: --audience ta)",
+            found.visibility.as_str()
+        )));
+    }
     let mut out = String::new();
     if input {
         if !found.prepared.args.is_empty() {
@@ -510,30 +582,48 @@ fn expect(project: &Project, args: ExpectArgs) -> Result<i32, Error> {
 
 /// `referee cases`.
 fn cases(project: &Project, args: CasesArgs) -> Result<i32, Error> {
-    let CasesArgs { game, export } = args;
+    let CasesArgs {
+        game,
+        export,
+        audience,
+    } = args;
     let assignment = Assignment::load(project, &game)?;
+    let for_staff = audience.audience == Some(Audience::Ta);
+    let due_passed = spec_due_passed(&assignment);
+    let shown = |case: &PreparedCase| for_staff || case.visibility.shown_to_students(due_passed);
     if let Some(dir) = &export {
-        export_cases(&assignment, dir)?;
+        export_cases(&assignment, dir, &shown)?;
     }
-    let width = assignment
+    // A case a student may not see is listed by a placeholder, with its items only.
+    let mut hidden = 0;
+    let rows: Vec<(String, Option<&str>, &PreparedCase)> = assignment
         .cases
         .iter()
-        .map(|c| c.spec.name.len())
-        .max()
-        .unwrap_or(4);
+        .map(|case| {
+            if shown(case) {
+                (
+                    case.spec.name.clone(),
+                    case.spec.description.as_deref(),
+                    case,
+                )
+            } else {
+                hidden += 1;
+                (format!("hidden case {hidden}"), None, case)
+            }
+        })
+        .collect();
+    let width = rows.iter().map(|(name, ..)| name.len()).max().unwrap_or(4);
     let mut out = String::new();
-    for case in &assignment.cases {
+    for (name, description, case) in &rows {
         let kind = format!("{:?}", case.spec.kind).to_lowercase();
+        let visibility = match case.visibility {
+            Visibility::Visible => String::new(),
+            other => format!("  [{}]", other.as_str()),
+        };
         out.push_str(&format!(
-            "{:<width$}  {:<7}  {}{}\n",
-            case.spec.name,
-            kind,
+            "{name:<width$}  {kind:<7}  {}{visibility}{}\n",
             case.items.join(","),
-            case.spec
-                .description
-                .as_deref()
-                .map(|d| format!("  — {d}"))
-                .unwrap_or_default()
+            description.map(|d| format!("  — {d}")).unwrap_or_default()
         ));
     }
     out.push_str(&format!("{} cases\n", assignment.cases.len()));
@@ -543,10 +633,16 @@ fn cases(project: &Project, args: CasesArgs) -> Result<i32, Error> {
 
 /// `referee gradescope-bundle`.
 fn gradescope_bundle(project: &Project, args: GradescopeBundleArgs) -> Result<i32, Error> {
-    let GradescopeBundleArgs { game, output } = args;
+    let GradescopeBundleArgs {
+        game,
+        output,
+        audience,
+    } = args;
     // Loading checks that the spec and cases are sound before they are shipped.
     Assignment::load(project, &game)?;
-    crate::bundle::write(project, &game, &output)?;
+    let audience = audience.audience.unwrap_or(Audience::Student);
+    crate::report::destination::refuse_overwrite(&output, &[])?;
+    crate::bundle::write(project, &game, &output, audience)?;
     eprintln!("wrote {}", output.display());
     Ok(0)
 }
@@ -579,6 +675,7 @@ fn write_classroom_workflow(project: &Project, args: ClassroomWorkflowArgs) -> R
     let output = output.as_path();
     let assignment = Assignment::load(project, &game)?;
     let text = crate::lms::classroom_workflow(&game, &assignment.spec.items, &referee_repo);
+    crate::report::destination::refuse_overwrite(output, &[])?;
     if let Some(parent) = output.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)
             .map_err(|e| Error::config(format!("{}: cannot create: {e}", parent.display())))?;
@@ -691,7 +788,7 @@ fn check_trace_files(project: &Project, game: &str, files: &[PathBuf]) -> Result
             timed_out: false,
             sources: None,
         };
-        let verdicts = assignment.game.check_trace(&case.spec, &run)?;
+        let verdicts = assignment.game.check_trace(&case.spec, &run)?.items;
         out.push_str(&format!("{}\n", file.display()));
         for verdict in &verdicts {
             all_full &= verdict.fraction >= 1.0;
@@ -709,10 +806,15 @@ fn check_trace_files(project: &Project, game: &str, files: &[PathBuf]) -> Result
     Ok(if all_full { 0 } else { 1 })
 }
 
-fn export_cases(assignment: &Assignment, dir: &Path) -> Result<(), Error> {
+/// Writes the cases `shown` picks (a student's export leaves out the cases they may not see).
+fn export_cases(
+    assignment: &Assignment,
+    dir: &Path,
+    shown: &dyn Fn(&PreparedCase) -> bool,
+) -> Result<(), Error> {
     let fail = |e: std::io::Error| Error::config(format!("{}: cannot export: {e}", dir.display()));
     std::fs::create_dir_all(dir).map_err(fail)?;
-    for case in &assignment.cases {
+    for case in assignment.cases.iter().filter(|case| shown(case)) {
         let prepared = &case.prepared;
         let expected = match &prepared.expect {
             Expectation::Transcript(t) => t.text(),
@@ -738,13 +840,28 @@ fn export_cases(assignment: &Assignment, dir: &Path) -> Result<(), Error> {
     Ok(())
 }
 
-/// The sandbox for student programs, with the project (cases, references) and the build
-/// cache (other students' binaries) hidden from them.
+/// Whether the spec's due date has passed (students then see its `after_due_date` cases).
+fn spec_due_passed(assignment: &Assignment) -> bool {
+    crate::adjust::spec_due(&assignment.spec)
+        .is_some_and(|due| due < crate::assignment::deadline::Moment::now())
+}
+
+/// The sandbox for student programs, with the project (cases, references), the private
+/// folder of cases and the build cache (other students' binaries) hidden from them.
 fn new_sandbox(project: &Project, cache: Option<&Path>) -> Result<Sandbox, Error> {
     let hidden = std::iter::once(project.root.as_path())
+        .chain(project.private.as_deref())
         .chain(cache)
         .map(|dir| dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()))
         .collect();
-    Sandbox::new(hidden)
-        .map_err(|e| Error::config(format!("cannot set up the sandbox's scratch folder: {e}")))
+    let sandbox = match std::env::var("REFEREE_ISOLATION").as_deref() {
+        Ok("basic") => Sandbox::without_namespaces(hidden),
+        Ok("auto") | Err(_) => Sandbox::new(hidden),
+        Ok(other) => {
+            return Err(Error::config(format!(
+                "REFEREE_ISOLATION={other}: use 'basic' (no namespaces, as in a locked-down container) or 'auto'"
+            )))
+        }
+    };
+    sandbox.map_err(|e| Error::config(format!("cannot set up the sandbox's scratch folder: {e}")))
 }

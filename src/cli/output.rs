@@ -86,10 +86,16 @@ pub(super) fn destinations(
         .collect())
 }
 
-/// Checks before anything is graded that each report file can be written: its folder exists
-/// or can be made, and the file opens for writing (one made for the check is removed again).
-pub(super) fn check_writable(destinations: &[(Format, Option<PathBuf>)]) -> Result<(), Error> {
+/// Checks before anything is graded that each report file can be written: it is no file that
+/// matters (`report::destination::refuse_overwrite`: a C source, a file being graded in `graded`), its
+/// folder exists or can be made, and the file opens for writing (one made for the check is
+/// removed again).
+pub(super) fn check_writable(
+    destinations: &[(Format, Option<PathBuf>)],
+    graded: &[PathBuf],
+) -> Result<(), Error> {
     for path in destinations.iter().filter_map(|(_, path)| path.as_deref()) {
+        crate::report::destination::refuse_overwrite(path, graded)?;
         if path.is_dir() {
             return Err(Error::config(format!(
                 "{}: a folder, not a report file",

@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::assignment::Assignment;
 use crate::compare::Detail;
 use crate::error::Error;
-use crate::grade::submission::Submission;
+use crate::grade::intake::submission::Submission;
 use crate::grade::{self, Grader, Settings};
 use crate::report::model::Status;
 use equivalents::Equivalents;
