@@ -1,5 +1,5 @@
 //! `referee gradescope-bundle GAME`: a Gradescope autograder zip. It ships this very referee
-//! executable (no Rust toolchain needed on Gradescope), the assignment's specs/ and cases/
+//! executable or the one `--binary` names (no Rust toolchain needed on Gradescope), the assignment's specs/ and cases/
 //! (and the course's private cases, in `private/`),
 //! `setup.sh` (installs a C compiler) and `run_autograder` (grades the submission into
 //! results.json).
@@ -58,17 +58,27 @@ pub fn write(
     project: &Project,
     game: &str,
     output: &Path,
+    shipped: Option<&Path>,
     audience: Audience,
 ) -> Result<(), Error> {
     let fail = |what: String| Error::config(format!("{}: {what}", output.display()));
-    let executable = std::env::current_exe()
-        .map_err(|e| fail(format!("cannot find the running referee executable: {e}")))?;
+    let executable = match shipped {
+        Some(path) => path.to_path_buf(),
+        None => std::env::current_exe()
+            .map_err(|e| fail(format!("cannot find the running referee executable: {e}")))?,
+    };
     let binary = std::fs::read(&executable).map_err(|e| {
-        fail(format!(
-            "cannot read the referee executable {}: {e}",
+        Error::config(format!(
+            "{}: cannot read the referee executable: {e}",
             executable.display()
         ))
     })?;
+    if !binary.starts_with(b"\x7fELF") {
+        return Err(Error::config(format!(
+            "{}: not an executable (a Linux ELF file, such as the `referee` inside the release archive)",
+            executable.display()
+        )));
+    }
     let mut data: Vec<(String, PathBuf)> = Vec::new();
     let private = project
         .private

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use sha2::Digest;
 
 use crate::assignment::spec::Item;
 use crate::error::Error;
@@ -110,13 +111,67 @@ fn write_file(path: &Path, text: &str) -> Result<(), Error> {
         .map_err(|e| Error::config(format!("{}: cannot write: {e}", path.display())))
 }
 
-/// Where referee's checkout sits in the student's repository during the workflow (hidden, so
-/// grading the repository's folder does not read referee's own sources).
-pub const CHECKOUT: &str = ".referee";
+/// Where the workflow unpacks referee in the student's repository (hidden, so grading the
+/// repository's folder does not read referee's own files).
+pub const INSTALL: &str = ".referee";
 /// The results file the workflow's grading step writes, read by one step per item.
 pub const RESULTS: &str = ".referee-results.json";
 
-/// A GitHub Actions workflow for student repositories: builds referee from `referee_repo`,
+/// The release archive (`tools/release.sh`) the workflow downloads: where from, its file
+/// name, and its SHA-256, which the download step checks before unpacking.
+pub struct Release {
+    pub url: String,
+    pub name: String,
+    pub sha256: String,
+}
+
+impl Release {
+    /// The release of `archive` (a file `tools/release.sh` wrote), served at `url`.
+    pub fn of_archive(archive: &Path, url: &str) -> Result<Release, Error> {
+        let fail = |what: String| Error::config(format!("{}: {what}", archive.display()));
+        let name = archive
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("referee-") && n.ends_with("-x86_64-linux.tar.gz"))
+            .ok_or_else(|| {
+                fail("not a release archive (tools/release.sh names them referee-VERSION-x86_64-linux.tar.gz)".into())
+            })?;
+        let bytes = std::fs::read(archive).map_err(|e| fail(format!("cannot read: {e}")))?;
+        let usable = |c: char| c.is_ascii_graphic() && !matches!(c, '\'' | '"' | '\\' | '`' | '$');
+        if !(url.starts_with("https://")
+            || url.starts_with("http://")
+            || url.starts_with("file://"))
+            || !url.chars().all(usable)
+        {
+            return Err(Error::config(format!(
+                "--url {url}: an http(s) address of the archive, without quotes, spaces or `$`"
+            )));
+        }
+        let sha256 = sha2::Sha256::digest(&bytes)
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect();
+        Ok(Release {
+            url: url.to_string(),
+            name,
+            sha256,
+        })
+    }
+
+    /// The download step's command: fetch the archive, check its SHA-256, unpack the binary
+    /// into `INSTALL`.
+    pub fn download_command(&self) -> String {
+        let Release { url, name, sha256 } = self;
+        format!(
+            "mkdir -p {INSTALL} && curl -fsSL --retry 3 -o {INSTALL}/{name} {url} && \
+             echo '{sha256}  {INSTALL}/{name}' | sha256sum -c - && \
+             tar -xzf {INSTALL}/{name} -C {INSTALL} --strip-components=1 && rm {INSTALL}/{name}"
+        )
+    }
+}
+
+/// A GitHub Actions workflow for student repositories: downloads referee's release binary
+/// (checked by its SHA-256, and cached by it, so a push downloads nothing once cached),
 /// grades the repository once (Gradescope's results.json, one test per item), then gives each
 /// auto-graded item to GitHub Classroom's command grader, all or nothing, and reports them.
 ///
@@ -125,8 +180,8 @@ pub const RESULTS: &str = ".referee-results.json";
 /// autograding-grading-reporter READMEs): the grader takes `test-name`, `command`, `timeout`
 /// (minutes) and `max-score` and sets the `result` output; the reporter reads each runner's
 /// result from the environment variable `<RUNNER ID>_RESULTS` and lists the runners in
-/// `runners`.
-pub fn classroom_workflow(game: &str, items: &[Item], referee_repo: &str) -> String {
+/// `runners`. `actions/cache` restores `path` under `key` and sets `cache-hit`.
+pub fn classroom_workflow(game: &str, items: &[Item], release: &Release) -> String {
     let auto: Vec<&Item> = items.iter().filter(|i| !i.manual).collect();
     let mut out = format!(
         "# Written by `referee classroom-workflow {game}`: grades the repository with referee on\n\
@@ -137,14 +192,13 @@ pub fn classroom_workflow(game: &str, items: &[Item], referee_repo: &str) -> Str
          jobs:\n  run-autograding-tests:\n    runs-on: ubuntu-latest\n\
          \x20   if: github.actor != 'github-classroom[bot]'\n    steps:\n\
          \x20     - name: Checkout code\n        uses: actions/checkout@v4\n\
-         \x20     - name: Checkout referee\n        uses: actions/checkout@v4\n\
-         \x20       with:\n          repository: {referee}\n          path: {CHECKOUT}\n\
-         \x20     - name: Build referee\n        run: {build}\n\
+         \x20     - name: Cache referee\n        id: referee_cache\n        uses: actions/cache@v4\n\
+         \x20       with:\n          path: {INSTALL}\n          key: {key}\n\
+         \x20     - name: Download referee\n\
+         \x20       if: steps.referee_cache.outputs.cache-hit != 'true'\n        run: {download}\n\
          \x20     - name: Grade with referee\n        run: {grade}\n",
-        referee = quote(referee_repo),
-        build = quote(&format!(
-            "cargo build --release --locked --manifest-path {CHECKOUT}/Cargo.toml"
-        )),
+        key = quote(&format!("referee-{}", release.sha256)),
+        download = quote(&release.download_command()),
         grade = quote(&grade_command(game)),
     );
     for item in &auto {
@@ -177,8 +231,8 @@ pub fn classroom_workflow(game: &str, items: &[Item], referee_repo: &str) -> Str
 /// The workflow's grading command, run in the student's repository.
 pub fn grade_command(game: &str) -> String {
     format!(
-        "{CHECKOUT}/target/release/referee --root {CHECKOUT} grade {game} . --layout plain \
-         --format gradescope -o {RESULTS} --no-cache"
+        "{INSTALL}/referee grade {game} . --layout plain --format gradescope -o {RESULTS} \
+         --no-cache"
     )
 }
 

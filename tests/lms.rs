@@ -516,8 +516,17 @@ fn a_gradebook_needs_lms_ids() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("no LMS id"));
 }
 
-/// The workflow's steps, parsed as YAML: (grading command, item -> (command, max-score)).
-fn workflow_commands(text: &str) -> (String, BTreeMap<String, (String, f64)>, String) {
+/// The workflow's commands, parsed as YAML.
+struct Workflow {
+    download: String,
+    grade: String,
+    /// Item -> (command, max-score).
+    items: BTreeMap<String, (String, f64)>,
+    runners: String,
+    cache_key: String,
+}
+
+fn workflow_commands(text: &str) -> Workflow {
     use yaml_rust2::{Yaml, YamlLoader};
     let docs = YamlLoader::load_from_str(text).expect("the workflow is YAML");
     let steps = docs[0]["jobs"]["run-autograding-tests"]["steps"]
@@ -525,12 +534,24 @@ fn workflow_commands(text: &str) -> (String, BTreeMap<String, (String, f64)>, St
         .expect("steps")
         .clone();
     let mut grade = String::new();
+    let mut download = String::new();
+    let mut cache_key = String::new();
     let mut items = BTreeMap::new();
     let mut runners = String::new();
     for step in &steps {
         let uses = step["uses"].as_str().unwrap_or_default();
         if step["name"].as_str() == Some("Grade with referee") {
             grade = step["run"].as_str().expect("run").to_string();
+        } else if step["name"].as_str() == Some("Download referee") {
+            download = step["run"].as_str().expect("run").to_string();
+            assert_eq!(
+                step["if"].as_str(),
+                Some("steps.referee_cache.outputs.cache-hit != 'true'")
+            );
+        } else if uses.starts_with("actions/cache@") {
+            assert_eq!(step["id"].as_str(), Some("referee_cache"));
+            assert_eq!(step["with"]["path"].as_str(), Some(".referee"));
+            cache_key = step["with"]["key"].as_str().expect("key").to_string();
         } else if uses.starts_with("classroom-resources/autograding-command-grader@") {
             let with = &step["with"];
             let points = match &with["max-score"] {
@@ -557,7 +578,13 @@ fn workflow_commands(text: &str) -> (String, BTreeMap<String, (String, f64)>, St
             }
         }
     }
-    (grade, items, runners)
+    Workflow {
+        download,
+        grade,
+        items,
+        runners,
+        cache_key,
+    }
 }
 
 fn run_in(dir: &Path, command: &str) -> bool {
@@ -569,24 +596,80 @@ fn run_in(dir: &Path, command: &str) -> bool {
         .success()
 }
 
+/// A release archive as tools/release.sh writes it: REFEREE_RELEASE_ARCHIVE when the release
+/// script runs this test on its own archive, else one made here around this build of
+/// referee (the same layout: `referee-VERSION-x86_64-linux/referee` and the README).
+fn release_archive(dir: &Path) -> PathBuf {
+    if let Some(archive) = std::env::var_os("REFEREE_RELEASE_ARCHIVE") {
+        return PathBuf::from(archive);
+    }
+    let name = format!("referee-{}-x86_64-linux", env!("CARGO_PKG_VERSION"));
+    let stage = dir.join("stage");
+    std::fs::create_dir_all(stage.join(&name)).expect("mkdir");
+    std::fs::copy(
+        env!("CARGO_BIN_EXE_referee"),
+        stage.join(&name).join("referee"),
+    )
+    .expect("copy");
+    std::fs::copy(
+        root().join("README.md"),
+        stage.join(&name).join("README.md"),
+    )
+    .expect("copy");
+    let archive = dir.join(format!("{name}.tar.gz"));
+    let status = std::process::Command::new("tar")
+        .arg("-C")
+        .arg(&stage)
+        .arg("-czf")
+        .arg(&archive)
+        .arg(&name)
+        .status()
+        .expect("tar runs");
+    assert!(status.success());
+    archive
+}
+
+/// The workflow, run locally step by step on a student's repository with the release
+/// archive (served from a file:// address): the download step checks the archive and unpacks
+/// it, the grading step gives the same score as `referee grade`, each item's step passes
+/// exactly when the item got full marks; a tampered archive is refused.
 #[test]
 fn the_classroom_workflow_runs_on_a_student_repository() {
     let dir = tempfile::tempdir().expect("tempdir");
+    let archive = release_archive(dir.path());
+    let served = dir.path().join("served");
+    std::fs::create_dir(&served).expect("mkdir");
+    let name = archive.file_name().expect("name").to_owned();
+    std::fs::copy(&archive, served.join(&name)).expect("copy");
+    let url = format!("file://{}", served.join(&name).display());
     let workflow = dir.path().join("classroom.yml");
     referee()
-        .args([
-            "classroom-workflow",
-            "reversi",
-            "--referee-repo",
-            "course/referee",
-            "-o",
-        ])
+        .args(["classroom-workflow", "reversi", "--archive"])
+        .arg(&archive)
+        .args(["--url", &url, "-o"])
         .arg(&workflow)
         .assert()
         .success();
     let text = std::fs::read_to_string(&workflow).expect("workflow");
-    let (grade, items, runners) = workflow_commands(&text);
+    let Workflow {
+        download,
+        grade,
+        items,
+        runners,
+        cache_key,
+    } = workflow_commands(&text);
     assert_eq!(runners.split(',').count(), items.len());
+    assert!(
+        !text.contains("cargo"),
+        "the workflow builds nothing:\n{text}"
+    );
+    let sha = std::process::Command::new("sha256sum")
+        .arg(&archive)
+        .output()
+        .expect("sha256sum runs");
+    let sha = String::from_utf8_lossy(&sha.stdout);
+    let sha = sha.split_whitespace().next().expect("a digest");
+    assert_eq!(cache_key, format!("referee-{sha}"));
     let spec = std::fs::read_to_string(root().join("specs/reversi/spec.toml")).expect("spec");
     let spec: toml::Value = toml::from_str(&spec).expect("toml");
     let auto: BTreeMap<String, f64> = spec["item"]
@@ -607,20 +690,25 @@ fn the_classroom_workflow_runs_on_a_student_repository() {
     let points: BTreeMap<String, f64> = items.iter().map(|(k, (_, p))| (k.clone(), *p)).collect();
     assert_eq!(points, auto);
 
-    // The command as the workflow runs it, with this build of referee in place of the one
-    // the workflow builds from the course's repository.
-    let local = format!(
-        "{} --root {}",
-        env!("CARGO_BIN_EXE_referee"),
-        root().display()
-    );
-    let grade = grade.replace(".referee/target/release/referee --root .referee", &local);
-    assert!(grade.contains(&local), "{grade}");
     for (lab6, all_pass) in [(reference(), true), (sample("no_diagonals.c"), false)] {
         let repo = tempfile::tempdir().expect("tempdir");
         write(&repo.path().join("Lab6.c"), &lab6);
         write(&repo.path().join("README.md"), "lab 6\n");
+        assert!(run_in(repo.path(), &download), "{download}");
+        assert!(repo.path().join(".referee/referee").is_file());
+        // Nothing of the download is left to be taken for the student's files.
+        assert!(!repo.path().join(".referee").join(&name).exists());
         assert!(run_in(repo.path(), &grade), "{grade}");
+        let results: Value = serde_json::from_str(
+            &std::fs::read_to_string(repo.path().join(".referee-results.json")).expect("results"),
+        )
+        .expect("JSON");
+        let alone = grade_json("reversi", &repo.path().join("Lab6.c"), &[]);
+        assert_eq!(
+            results["score"].as_f64(),
+            alone["submissions"][0]["score"].as_f64(),
+            "the workflow's score and `referee grade`'s"
+        );
         let passed: Vec<bool> = items
             .values()
             .map(|(command, _)| run_in(repo.path(), command))
@@ -632,6 +720,36 @@ fn the_classroom_workflow_runs_on_a_student_repository() {
             assert!(passed.iter().any(|p| *p), "{passed:?}");
         }
     }
+
+    // An archive changed on the server is refused before anything is unpacked.
+    let mut bytes = std::fs::read(served.join(&name)).expect("read");
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(served.join(&name), bytes).expect("write");
+    let repo = tempfile::tempdir().expect("tempdir");
+    assert!(!run_in(repo.path(), &download));
+    assert!(!repo.path().join(".referee/referee").exists());
+}
+
+#[test]
+fn the_classroom_workflow_needs_a_release_archive() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let not_archive = dir.path().join("notes.txt");
+    write(&not_archive, "x");
+    let output = referee()
+        .args(["classroom-workflow", "reversi", "--archive"])
+        .arg(&not_archive)
+        .args(["--url", "https://example.org/r.tar.gz", "-o"])
+        .arg(dir.path().join("w.yml"))
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("notes.txt") && stderr.contains("release archive"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
 }
 
 /// The DOM Chromium builds from `page` (headless, no network, a profile of its own).

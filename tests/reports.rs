@@ -870,12 +870,63 @@ fn unzip(zip_path: &Path, into: &Path) {
     }
 }
 
+/// The referee a bundle ships: the one in REFEREE_RELEASE_ARCHIVE when the release script
+/// runs this test on its archive, else a copy of this build (so `--binary` is what ships).
+fn shipped_binary(work: &Path) -> PathBuf {
+    let unpacked = work.join("release");
+    std::fs::create_dir_all(&unpacked).expect("mkdir");
+    match std::env::var_os("REFEREE_RELEASE_ARCHIVE") {
+        Some(archive) => {
+            let status = Process::new("tar")
+                .arg("-C")
+                .arg(&unpacked)
+                .args(["--strip-components=1", "-xzf"])
+                .arg(archive)
+                .status()
+                .expect("tar runs");
+            assert!(status.success());
+        }
+        None => {
+            std::fs::copy(
+                assert_cmd::cargo::cargo_bin("referee"),
+                unpacked.join("referee"),
+            )
+            .expect("copy");
+        }
+    }
+    unpacked.join("referee")
+}
+
+#[test]
+fn gradescope_bundle_ships_only_an_executable() {
+    let work = scratch("bundle-binary");
+    let text = work.join("referee.txt");
+    std::fs::write(&text, "not a program").expect("write");
+    let output = referee()
+        .args(["gradescope-bundle", "reversi", "--binary"])
+        .arg(&text)
+        .arg("-o")
+        .arg(work.join("autograder.zip"))
+        .output()
+        .expect("referee runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("referee.txt: not an executable"),
+        "{stderr}"
+    );
+    assert!(!work.join("autograder.zip").exists());
+}
+
 #[test]
 fn gradescope_bundle_grades_a_submission_as_referee_does() {
     let work = scratch("bundle");
     let zip_path = work.join("autograder.zip");
+    let shipped = shipped_binary(&work);
     let output = referee()
-        .args(["gradescope-bundle", "reversi", "-o"])
+        .args(["gradescope-bundle", "reversi", "--binary"])
+        .arg(&shipped)
+        .arg("-o")
         .arg(&zip_path)
         .output()
         .expect("referee runs");
@@ -897,6 +948,11 @@ fn gradescope_bundle_grades_a_submission_as_referee_does() {
     ] {
         assert!(source.join(file).is_file(), "{file} in the bundle");
     }
+    assert_eq!(
+        std::fs::read(source.join("referee")).expect("read"),
+        std::fs::read(&shipped).expect("read"),
+        "the bundle ships --binary"
+    );
     let schema: Value = serde_json::from_str(
         &std::fs::read_to_string(root().join("tests/schemas/gradescope-results.schema.json"))
             .expect("schema"),

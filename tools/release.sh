@@ -5,8 +5,11 @@
 #   tools/release.sh [OUT_DIR]     (default: target/release-archive)
 #
 # Writes OUT_DIR/referee-<version>-x86_64-linux.tar.gz and its .sha256, checks with ldd that
-# the binary is static, and that the binary from the archive, alone in an empty folder,
-# grades every game's model solution to full marks (`referee check-reference`).
+# the binary is static, that the binary from the archive, alone in an empty folder, grades
+# every game's model solution to full marks (`referee check-reference`), that the GitHub
+# Classroom workflow and the Gradescope bundle grade with it as `referee grade` does (their
+# tests, run on this archive), and that the crate packages (`cargo package`, which builds the
+# packaged crate on its own) with its data and without the tests' files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-target/release-archive}
@@ -40,4 +43,24 @@ tar -C "$check" -xzf "$out/$name.tar.gz"
 (cd "$check" && env -u REFEREE_ROOT -u REFEREE_PRIVATE HOME="$check/home" \
   REFEREE_CACHE="$check/cache" "./$name/referee" check-reference)
 "$check/$name/referee" --version
+
+# The classroom workflow downloads this archive and grades with it; the Gradescope bundle
+# ships its binary.
+REFEREE_RELEASE_ARCHIVE=$(realpath "$out/$name.tar.gz") cargo test --release --locked \
+  --test lms --test reports -- the_classroom_workflow_runs gradescope_bundle_grades
+
+# `cargo install referee` builds from this package: it must build alone and hold the data.
+cargo package --locked --allow-dirty --target-dir target/package-check
+crate=target/package-check/package/referee-$version.crate
+for data in specs/reversi/spec.toml cases/reversi/program.toml reference/reversi/Lab6.c; do
+  tar -tzf "$crate" | grep -qx "referee-$version/$data" || {
+    echo "release: the package lacks $data" >&2
+    exit 1
+  }
+done
+if tar -tzf "$crate" | grep -q "^referee-$version/tests/"; then
+  echo "release: the package holds the test suite's files" >&2
+  exit 1
+fi
 echo "release: $out/$name.tar.gz ($(du -h "$out/$name.tar.gz" | cut -f1)), sha256 in $name.tar.gz.sha256"
+echo "release: crate $crate ($(du -h "$crate" | cut -f1))"

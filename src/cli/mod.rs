@@ -81,16 +81,17 @@ enum Command {
     /// Write a Gradescope autograder zip for one assignment.
     ///
     /// The zip holds setup.sh (installs a C compiler), run_autograder (grades
-    /// /autograder/submission into /autograder/results/results.json), this referee
-    /// executable, and the assignment's specs/ and cases/. Build referee on a system no newer
-    /// than Gradescope's image (its glibc must be at least as new as the one referee was
-    /// linked against).
+    /// /autograder/submission into /autograder/results/results.json), a referee executable
+    /// (this one, or --binary: ship the static one of the release archive, which runs on any
+    /// image; a referee built from source needs a glibc no newer than the image's), and the
+    /// assignment's specs/ and cases/.
     GradescopeBundle(GradescopeBundleArgs),
     /// Write a GitHub Actions workflow for GitHub Classroom student repositories.
     ///
-    /// The workflow builds referee from REPO (the course's copy of referee, with its specs/
-    /// and cases/), grades the student's repository on every push, and reports one test per
-    /// auto-graded rubric item (full points or none) through Classroom's autograding reporter.
+    /// The workflow downloads the release archive from --url (checked against the SHA-256 of
+    /// --archive, and cached), grades the student's repository on every push with the cases
+    /// compiled into that binary, and reports one test per auto-graded rubric item (full
+    /// points or none) through Classroom's autograding reporter. See docs/distribution.md.
     ClassroomWorkflow(ClassroomWorkflowArgs),
     /// Check saved outputs of a trace-graded assignment (LUDO-CS) against the rules.
     ///
@@ -268,6 +269,10 @@ struct GradescopeBundleArgs {
     /// The zip to write.
     #[arg(short, long, value_name = "ZIP", default_value = "autograder.zip")]
     output: PathBuf,
+    /// The referee executable to ship: the static one from the release archive
+    /// (tools/release.sh) runs on any Gradescope image. Default: this very executable.
+    #[arg(long, value_name = "FILE")]
+    binary: Option<PathBuf>,
     #[command(flatten)]
     audience: AudienceOption,
 }
@@ -277,9 +282,15 @@ struct GradescopeBundleArgs {
 struct ClassroomWorkflowArgs {
     #[arg(value_parser = game_ids())]
     game: String,
-    /// The course's referee repository, `owner/name`.
-    #[arg(long, value_name = "OWNER/NAME")]
-    referee_repo: String,
+    /// The release archive students' workflows download (written by tools/release.sh,
+    /// `referee-VERSION-x86_64-linux.tar.gz`): its SHA-256 goes into the workflow, which
+    /// checks it before unpacking.
+    #[arg(long, value_name = "FILE")]
+    archive: PathBuf,
+    /// Where that archive is served, e.g. a release asset of the course's repository:
+    /// https://github.com/COURSE/referee/releases/download/vVERSION/referee-VERSION-x86_64-linux.tar.gz
+    #[arg(long, value_name = "URL")]
+    url: String,
     /// The workflow file to write.
     #[arg(
         short,
@@ -636,13 +647,14 @@ fn gradescope_bundle(project: &Project, args: GradescopeBundleArgs) -> Result<i3
     let GradescopeBundleArgs {
         game,
         output,
+        binary,
         audience,
     } = args;
     // Loading checks that the spec and cases are sound before they are shipped.
     Assignment::load(project, &game)?;
     let audience = audience.audience.unwrap_or(Audience::Student);
     crate::report::destination::refuse_overwrite(&output, &[])?;
-    crate::bundle::write(project, &game, &output, audience)?;
+    crate::bundle::write(project, &game, &output, binary.as_deref(), audience)?;
     eprintln!("wrote {}", output.display());
     Ok(0)
 }
@@ -669,12 +681,14 @@ fn check_case_patterns(assignment: &Assignment, patterns: &[String]) -> Result<(
 fn write_classroom_workflow(project: &Project, args: ClassroomWorkflowArgs) -> Result<i32, Error> {
     let ClassroomWorkflowArgs {
         game,
-        referee_repo,
+        archive,
+        url,
         output,
     } = args;
     let output = output.as_path();
     let assignment = Assignment::load(project, &game)?;
-    let text = crate::lms::classroom_workflow(&game, &assignment.spec.items, &referee_repo);
+    let release = crate::lms::Release::of_archive(&archive, &url)?;
+    let text = crate::lms::classroom_workflow(&game, &assignment.spec.items, &release);
     crate::report::destination::refuse_overwrite(output, &[])?;
     if let Some(parent) = output.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)
