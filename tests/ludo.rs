@@ -483,3 +483,80 @@ fn a_program_hanging_in_every_game_stops_after_a_few_runs() {
     // A few full limits of 1 s and shortened ones of 0.2 s, with the build.
     assert!(elapsed.as_secs() < 30, "{elapsed:?}");
 }
+
+/// `--save-runs DIR` writes every run of each trace case, one file per run, and a saved run
+/// replays with `check-trace` to the finding the grade counted; a folder that holds files
+/// already is refused before grading.
+#[test]
+fn saved_runs_replay_with_check_trace() {
+    let out = tempfile::tempdir().expect("tempdir");
+    let saved = out.path().join("runs");
+    let buggy = root().join("tests/submissions/ludo/red-ignores-captures");
+    let report = BinCommand::cargo_bin("referee")
+        .expect("binary")
+        .args(["grade", "ludo"])
+        .arg(&buggy)
+        .arg("--save-runs")
+        .arg(&saved)
+        .args(["--format", "json", "--no-cache"])
+        .output()
+        .expect("runs");
+    let report: serde_json::Value = serde_json::from_slice(&report.stdout).expect("JSON");
+    assert!(
+        report["submissions"][0]["score"].as_f64() < report["submissions"][0]["max_score"].as_f64()
+    );
+    let cases: toml::Value = toml::from_str(
+        &std::fs::read_to_string(root().join("cases/ludo/games.toml")).expect("cases"),
+    )
+    .expect("TOML");
+    let mut losing = 0;
+    for case in cases["case"].as_array().expect("cases") {
+        let runs = case
+            .get("runs")
+            .and_then(toml::Value::as_integer)
+            .map(|n| n as usize)
+            .or_else(|| case.get("clocks").and_then(|c| c.as_array()).map(Vec::len))
+            .expect("runs or clocks");
+        let folder = saved
+            .join("red-ignores-captures")
+            .join(case["name"].as_str().expect("name"));
+        let files: Vec<PathBuf> = (1..=runs)
+            .map(|run| folder.join(format!("run-{run:03}.txt")))
+            .collect();
+        assert!(
+            files.iter().all(|f| f.is_file()),
+            "{runs} runs in {}",
+            folder.display()
+        );
+        assert_eq!(std::fs::read_dir(&folder).expect("folder").count(), runs);
+        let status = BinCommand::cargo_bin("referee")
+            .expect("binary")
+            .args(["check-trace", "ludo"])
+            .args(&files)
+            .output()
+            .expect("runs")
+            .status;
+        assert!(matches!(status.code(), Some(0 | 1)));
+        losing += usize::from(status.code() == Some(1));
+    }
+    assert!(
+        losing > 0,
+        "the red player's missed captures show in the saved runs"
+    );
+
+    let again = BinCommand::cargo_bin("referee")
+        .expect("binary")
+        .args(["grade", "ludo"])
+        .arg(&buggy)
+        .arg("--save-runs")
+        .arg(&saved)
+        .output()
+        .expect("runs");
+    assert_eq!(again.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        stderr.contains("--save-runs") && stderr.contains("not empty"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+}

@@ -52,13 +52,14 @@ REFEREE_RELEASE_ARCHIVE=$(realpath "$out/$name.tar.gz") cargo test --release --l
 # `cargo install referee` builds from this package: it must build alone and hold the data.
 cargo package --locked --allow-dirty --target-dir target/package-check
 crate=target/package-check/package/referee-$version.crate
+listing=$(tar -tzf "$crate")
 for data in specs/reversi/spec.toml cases/reversi/program.toml reference/reversi/Lab6.c; do
-  tar -tzf "$crate" | grep -qx "referee-$version/$data" || {
+  grep -qx "referee-$version/$data" <<<"$listing" || {
     echo "release: the package lacks $data" >&2
     exit 1
   }
 done
-if tar -tzf "$crate" | grep -q "^referee-$version/tests/"; then
+if grep -q "^referee-$version/tests/" <<<"$listing"; then
   echo "release: the package holds the test suite's files" >&2
   exit 1
 fi

@@ -155,6 +155,11 @@ struct GradeArgs {
     /// overflows. Slower; scores can differ from a normal build.
     #[arg(long)]
     sanitize: bool,
+    /// Write every run of a trace-graded case (LUDO-CS) to
+    /// DIR/SUBMISSION/CASE/run-001.txt, ..., to replay one with `referee check-trace GAME
+    /// FILE`. DIR must not exist yet or be empty.
+    #[arg(long, value_name = "DIR")]
+    save_runs: Option<PathBuf>,
     /// Folder of the build and run cache (default: REFEREE_CACHE, else
     /// ~/.cache/referee). Regrading reuses every build whose sources, flags and compiler
     /// are unchanged, and every run whose binary, input and limits are (a run stopped at
@@ -419,6 +424,7 @@ fn grade(project: &Project, args: GradeArgs) -> Result<i32, Error> {
         jobs,
         require_full,
         sanitize,
+        save_runs,
         cache,
         no_cache,
         no_batch,
@@ -443,6 +449,9 @@ fn grade(project: &Project, args: GradeArgs) -> Result<i32, Error> {
     let submissions = discovered.submissions;
     let graded: Vec<PathBuf> = submissions.iter().map(|s| s.path.clone()).collect();
     check_writable(&destinations, &graded)?;
+    if let Some(dir) = &save_runs {
+        check_save_runs(dir, &graded)?;
+    }
     ta.check_files(&graded)?;
     ta.check(&submissions)?;
     after.check(&submissions)?;
@@ -469,6 +478,7 @@ fn grade(project: &Project, args: GradeArgs) -> Result<i32, Error> {
         settings = settings.with_sanitizers();
     }
     settings.batch_cases = !no_batch;
+    settings.save_runs = save_runs;
     let grader = Grader {
         compiler: &compiler,
         sandbox: &sandbox,
@@ -657,6 +667,34 @@ fn gradescope_bundle(project: &Project, args: GradescopeBundleArgs) -> Result<i3
     crate::bundle::write(project, &game, &output, binary.as_deref(), audience)?;
     eprintln!("wrote {}", output.display());
     Ok(0)
+}
+
+/// `--save-runs DIR`: a folder that does not exist yet, or an empty one, outside every
+/// submission (saved runs never mix with older ones or land among a student's files).
+fn check_save_runs(dir: &Path, graded: &[PathBuf]) -> Result<(), Error> {
+    let shown = dir.display();
+    if crate::report::destination::inside(dir, graded) {
+        return Err(Error::config(format!(
+            "--save-runs {shown}: inside a submission being graded (choose a folder outside the submissions)"
+        )));
+    }
+    match std::fs::symlink_metadata(dir) {
+        Err(_) => Ok(()),
+        Ok(meta) if meta.is_dir() => {
+            let mut entries = std::fs::read_dir(dir)
+                .map_err(|e| Error::config(format!("--save-runs {shown}: cannot read: {e}")))?;
+            if entries.next().is_some() {
+                Err(Error::config(format!(
+                    "--save-runs {shown}: not empty (choose a new folder: saved runs never mix with older ones)"
+                )))
+            } else {
+                Ok(())
+            }
+        }
+        Ok(_) => Err(Error::config(format!(
+            "--save-runs {shown}: exists and is not a folder"
+        ))),
+    }
 }
 
 /// Every `--case` pattern must name at least one case of the assignment.

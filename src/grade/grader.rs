@@ -1,5 +1,6 @@
 //! What one grading run shares: its settings, the compiler, the sandbox and the build cache.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::assignment::spec::Limits;
@@ -30,6 +31,9 @@ pub struct Settings {
     /// finding in any run kills a mutant, so later runs would only cost time, memory and
     /// run-cache space). Never set for submissions, whose score averages every run.
     pub stop_trace_at_first_loss: bool,
+    /// Where each run of a trace case is written (`--save-runs`): a folder per submission
+    /// (`report::destination::file_safe` of its name), then per case, `run-001.txt` on.
+    pub save_runs: Option<PathBuf>,
 }
 
 impl Settings {
@@ -41,6 +45,7 @@ impl Settings {
             batch_cases: true,
             detail: Detail::Full,
             stop_trace_at_first_loss: false,
+            save_runs: None,
             timeouts_in_a_row: limits.timeouts_in_a_row.max(1),
             limits: RunLimits {
                 timeout: Duration::from_secs_f64(timeout),

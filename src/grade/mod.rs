@@ -139,7 +139,19 @@ fn grade_one(
         builds.get(&case.prepared.target, &case.prepared.extra_flags);
     }
     let withheld = signature::withheld_functions(assignment, &sources, &mut facts);
-    let judged = cases::run_cases(assignment, &builds.done, &sources, &withheld, grader);
+    let saved_runs = grader
+        .settings
+        .save_runs
+        .as_ref()
+        .map(|dir| dir.join(crate::report::destination::file_safe(&submission.name)));
+    let judged = cases::run_cases(
+        assignment,
+        &builds.done,
+        &sources,
+        &withheld,
+        grader,
+        saved_runs.as_deref(),
+    );
     facts.extend(sleep_facts(&judged, grader.settings));
     // The fact names a case and what it printed, and facts reach students: visible cases only.
     let unit_runs = judged

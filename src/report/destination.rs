@@ -54,3 +54,25 @@ pub fn inside(path: &Path, graded: &[PathBuf]) -> bool {
         .filter_map(|g| g.canonicalize().ok())
         .any(|g| target.starts_with(&g))
 }
+
+/// A name (a student's, a submission's, a case's) in characters every file system and LMS
+/// upload accepts: letters, digits, `-` and `.` kept, anything else `_`, no leading or
+/// trailing `_` or `.` (so never `..`); `student` when nothing is left.
+pub fn file_safe(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let cleaned = cleaned.trim_matches(['_', '.']);
+    if cleaned.is_empty() {
+        "student".into()
+    } else {
+        cleaned.to_string()
+    }
+}

@@ -79,22 +79,7 @@ fn file_stem(submission: &SubmissionReport) -> String {
         text.push('_');
         text.push_str(&submission.id);
     }
-    let cleaned: String = text
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let cleaned = cleaned.trim_matches(['_', '.']).to_string();
-    if cleaned.is_empty() {
-        "student".into()
-    } else {
-        cleaned
-    }
+    super::destination::file_safe(&text)
 }
 
 #[cfg(test)]

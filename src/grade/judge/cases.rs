@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use crate::assignment::{Assignment, PreparedCase};
 use crate::games::Expectation;
+use crate::report::destination::file_safe;
 use crate::report::{CaseOutcome, Status};
 
 use crate::grade::build::built::Built;
@@ -107,6 +108,7 @@ pub fn run_cases(
     sources: &[(String, String)],
     withheld: &BTreeMap<String, Withheld>,
     grader: &Grader,
+    saved_runs: Option<&Path>,
 ) -> Judged {
     let settings = grader.settings;
     let budget = SleepBudget::new(settings.sleep_budget, assignment.cases.len());
@@ -179,6 +181,7 @@ pub fn run_cases(
                 pace,
                 budget: &budget,
                 index,
+                saved_runs,
             };
             run_case(assignment, case, &target, sources, grader, &along)
         })
@@ -232,6 +235,8 @@ struct Along<'a> {
     pace: &'a Mutex<Pace>,
     budget: &'a SleepBudget,
     index: usize,
+    /// The submission's folder of `--save-runs`.
+    saved_runs: Option<&'a Path>,
 }
 
 /// Runs one case (a trace case as many times as it asks) and judges it. Every run that did
@@ -288,6 +293,14 @@ fn run_case(
                     Err(reason) => return referee_failure_run(case, &reason),
                 };
                 along.budget.add(along.index, outcome.slept);
+                if let Some(folder) = along.saved_runs {
+                    save_run(
+                        &folder.join(file_safe(&case.spec.name)),
+                        index,
+                        &outcome.stdout,
+                    )
+                    .unwrap_or_else(|note| shortened_notes.push(note));
+                }
                 finished_in_time |= !outcome.termination.is_timeout();
                 pace().record_run(outcome.termination.is_timeout(), outcome.elapsed);
                 shortened_notes.extend(
@@ -316,6 +329,15 @@ fn run_case(
             run
         }
     }
+}
+
+/// Writes a trace run's output as `folder/run-NNN.txt` (numbered from 1), for `check-trace`;
+/// `Err` is a note for the report (the grade does not depend on it).
+fn save_run(folder: &Path, index: usize, stdout: &[u8]) -> Result<(), String> {
+    let path = folder.join(format!("run-{:03}.txt", index + 1));
+    std::fs::create_dir_all(folder)
+        .and_then(|()| std::fs::write(&path, stdout))
+        .map_err(|e| format!("run {}: not saved to {}: {e}", index + 1, path.display()))
 }
 
 /// A binary to run, where its earlier runs are kept, and the case's outcome if it already
