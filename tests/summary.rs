@@ -370,11 +370,17 @@ fn every_help_and_readme_example_runs() {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("the README");
     let mut in_shell_block = false;
     let mut from_readme = Vec::new();
-    for line in readme.lines() {
+    // A command continued with a trailing `\` is joined with its next lines.
+    let mut lines = readme.lines();
+    while let Some(line) = lines.next() {
         if line.starts_with("```") {
             in_shell_block = line == "```sh";
         } else if let Some(command) = line.strip_prefix("referee ").filter(|_| in_shell_block) {
-            let command = command.split(" # ").next().unwrap_or(command);
+            let mut command = command.split(" # ").next().unwrap_or(command).to_string();
+            while let Some(start) = command.strip_suffix('\\') {
+                let next = lines.next().expect("a continued line");
+                command = format!("{} {}", start.trim_end(), next.trim());
+            }
             from_readme.push(command.trim().to_string());
         }
     }
@@ -430,6 +436,15 @@ fn every_help_and_readme_example_runs() {
             &text,
         );
     }
+    // The README's release archive and its unpacked binary (what tools/release.sh writes).
+    let release = format!("referee-{}-x86_64-linux", env!("CARGO_PKG_VERSION"));
+    std::fs::create_dir(here.join(&release)).expect("mkdir");
+    std::fs::copy(
+        env!("CARGO_BIN_EXE_referee"),
+        here.join(&release).join("referee"),
+    )
+    .expect("copy");
+    put(&format!("{release}.tar.gz"), "an archive\n");
     put(
         "adjustments.csv",
         "id,item,delta,comment\n1002,move,1,regrade request\n",
