@@ -199,7 +199,10 @@ fn split_function(source: &str) -> String {
     out
 }
 
-const DISGUISES: [(&str, fn(&str) -> String); 5] = [
+/// A way of disguising a copy: a name for it and the rewrite.
+type Disguise = (&'static str, fn(&str) -> String);
+
+const DISGUISES: [Disguise; 5] = [
     ("renamed", rename_identifiers),
     ("reordered", reorder_functions),
     ("relaid", rewrite_layout),
