@@ -48,7 +48,8 @@ use output::{check_writable, destinations, emit, progress_bar, Format};
         referee expect reversi handout-sample-4x4 --input\n  \
         \x20                                                show a case's input and expected output\n  \
         referee check-trace ludo game.txt                replay a saved LUDO-CS game against the rules\n  \
-        referee check-reference                          the model solutions must get full marks\n\n\
+        referee check-reference                          the model solutions must get full marks\n  \
+        referee similar reversi submissions/             which submissions share code\n\n\
         Exit status: 0 when grading ran, 1 with --require-full (or check-reference) when \
         points are missing, 2 for a usage or configuration error."
 )]
@@ -117,6 +118,12 @@ enum Command {
     /// template the spec names, --template files and code most of the class shares
     /// (--common) are left out, so students who only share the course's code score near 0.
     /// A high score is a reason to look, not a verdict: read the matched regions.
+    #[command(after_help = "Examples:\n  \
+        referee similar trouble submissions/                    ranked pairs with matched lines\n  \
+        referee similar trouble submissions/ --format html -o similar.html\n  \
+        \x20                                                     side by side, matches marked\n  \
+        referee similar reversi canvas-download/ --archive fall2025/ --format json -o s.json\n  \
+        referee similar othello submissions/ --template starter.c --common 0.3")]
     Similar(Box<SimilarArgs>),
 }
 
@@ -360,7 +367,8 @@ struct SimilarArgs {
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// More code every student was given (a handout's file, starter code), taken out like
-    /// the spec's template (repeatable).
+    /// the spec's template (repeatable; put the PATHs first, as files after --template are
+    /// all templates).
     #[arg(long = "template", value_name = "FILE", num_args = 1..)]
     templates: Vec<PathBuf>,
     /// Earlier terms' submissions (a batch folder, repeatable): each is compared with this
@@ -843,12 +851,25 @@ fn similar(project: &Project, args: SimilarArgs) -> Result<i32, Error> {
         .into_iter()
         .next()
         .and_then(|(_, path)| path);
+    let mut templates = Vec::new();
+    for name in &spec.similar.template {
+        templates.push(read_template(&spec.dir.join(name))?);
+    }
+    if !spec.similar.template_text.trim().is_empty() {
+        templates.push(crate::similar::SourceText {
+            name: "spec.toml [similar] template_text".into(),
+            text: spec.similar.template_text.clone(),
+        });
+    }
+    for path in &args.templates {
+        templates.push(read_template(path)?);
+    }
     let class = submission::discover_as(&args.paths, &spec.submission, args.layout)?;
     let mut documents = Vec::new();
     let mut read = Vec::new();
     for found in class.submissions {
         read.push(found.path.clone());
-        documents.extend(similarity_document(found, None));
+        documents.extend(similarity_document(found, None, &spec.submission.provided));
     }
     for archive in &args.archives {
         let label = archive.file_name().map_or_else(
@@ -859,7 +880,11 @@ fn similar(project: &Project, args: SimilarArgs) -> Result<i32, Error> {
             submission::discover_as(std::slice::from_ref(archive), &spec.submission, args.layout)?;
         for found in earlier.submissions {
             read.push(found.path.clone());
-            documents.extend(similarity_document(found, Some(&label)));
+            documents.extend(similarity_document(
+                found,
+                Some(&label),
+                &spec.submission.provided,
+            ));
         }
     }
     if documents.iter().filter(|d| !d.archived).count() < 2 && args.archives.is_empty() {
@@ -875,28 +900,14 @@ fn similar(project: &Project, args: SimilarArgs) -> Result<i32, Error> {
     if let Some(path) = &destination {
         check_writable(&[(format, Some(path.clone()))], &read)?;
     }
-    let mut templates = Vec::new();
-    for name in &spec.similar.template {
-        templates.push(read_template(&spec.dir.join(name))?);
-    }
-    if !spec.similar.template_text.trim().is_empty() {
-        templates.push(crate::similar::SourceText {
-            name: "spec.toml [similar] template_text".into(),
-            text: spec.similar.template_text.clone(),
-        });
-    }
-    for path in &args.templates {
-        templates.push(read_template(path)?);
-    }
     let options = crate::similar::Options {
         common_share: args.common,
         top: args.top,
         threshold: args.threshold,
     };
     let comparison = crate::similar::compare(documents, &templates, &options);
-    let render = crate::similar::render::text::render;
     let text = match args.format {
-        SimilarFormat::Text => render(&comparison),
+        SimilarFormat::Text => crate::similar::render::text::render(&comparison),
         SimilarFormat::Json => crate::similar::render::json::render(&comparison),
         SimilarFormat::Csv => crate::similar::render::csv::render(&comparison),
         SimilarFormat::Html => crate::similar::render::html::render(&comparison, &spec.title),
@@ -908,11 +919,14 @@ fn similar(project: &Project, args: SimilarArgs) -> Result<i32, Error> {
     Ok(0)
 }
 
-/// A submission as the comparison reads it: the files its build would use. One that cannot
-/// be read as C source (binary, empty, unreadable) is left out with a one-line message.
+/// A submission as the comparison reads it: the files its build would use (a student's copy
+/// of a file the spec provides is replaced in the build, so it is left out here too). One
+/// that cannot be read as C source (binary, empty, unreadable) is left out with a one-line
+/// message.
 fn similarity_document(
     found: submission::Submission,
     archive: Option<&str>,
+    provided: &[String],
 ) -> Option<crate::similar::Document> {
     let name = match archive {
         Some(label) => format!("{label}/{}", found.name),
@@ -943,6 +957,7 @@ fn similarity_document(
         files: found
             .files
             .iter()
+            .filter(|f| !provided.contains(&f.name))
             .map(|f| crate::similar::SourceText {
                 name: f.name.clone(),
                 text: f.text(),

@@ -8,14 +8,17 @@ pub fn render(comparison: &Comparison) -> String {
     let documents = &comparison.documents;
     let archived = documents.iter().filter(|d| d.archived).count();
     out.push_str(&format!(
-        "{} submissions compared{}; {} pairs share code{}\n",
+        "{} submissions compared{}; {}{}\n",
         documents.len() - archived,
         if archived > 0 {
             format!(" (and {archived} archived)")
         } else {
             String::new()
         },
-        comparison.pairs_sharing,
+        match comparison.pairs_sharing {
+            1 => "1 pair shares code".to_string(),
+            n => format!("{n} pairs share code"),
+        },
         if comparison.pairs.len() < comparison.pairs_sharing {
             format!(", the {} closest shown", comparison.pairs.len())
         } else {
