@@ -29,7 +29,7 @@ pub fn render(comparison: &Comparison, title: &str) -> String {
         escape(title)
     ));
     out.push_str(&format!(
-        "<p>{} submissions ({} archived); {} pairs share code, {} shown. Fingerprints: runs of {K} normalised tokens, windows of {WINDOW}; the template's code and fingerprints in more than {} of the class ({} of them) are left out. Matched regions are <mark class=\"match\">marked</mark>; <span class=\"template\">grey</span> lines are the template's.</p>\n",
+        "<p>{} submissions ({} archived); pairs sharing code: {}, shown: {}. Fingerprints: runs of {K} normalised tokens, windows of {WINDOW}; the template's code and fingerprints in more than {} of the class ({} of them) are left out. Matched regions are <mark class=\"match\">marked</mark>; <span class=\"template\">grey</span> lines are the template's.</p>\n",
         documents.len(),
         documents.iter().filter(|d| d.archived).count(),
         comparison.pairs_sharing,
@@ -122,12 +122,13 @@ fn side(
             });
             let template = file.template_lines.iter().any(|&r| within(line, r));
             let text = escape(text);
+            // A match's first and last runs can reach into template lines: those stay grey.
             let body = match region {
+                _ if template => format!("<span class=\"template\">{text}</span>"),
                 Some(r) => format!(
                     "<mark class=\"match\" data-region=\"{}\">{text}</mark>",
                     r + 1
                 ),
-                None if template => format!("<span class=\"template\">{text}</span>"),
                 None => text,
             };
             out.push_str(&format!("<span class=\"no\">{line}</span>{body}\n"));
