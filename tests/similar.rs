@@ -638,3 +638,54 @@ fn each_disguise_changes_what_it_claims() {
         );
     }
 }
+
+#[test]
+fn an_lms_download_is_named_and_built_as_grading_reads_it() {
+    // Moodle "in folders": Alice's own test file is left out of her build, so it must not
+    // be compared either; names are the students' as grading gives them.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let export = dir.path().join("moodle");
+    let model = std::fs::read_to_string(root().join("reference/reversi/Lab6.c")).expect("model");
+    let files = [
+        ("Alice Smith_2001", "Lab6.c", model.clone()),
+        ("Alice Smith_2001", "mytest.c", all_disguises(&model)),
+        ("Bob Jones_2002", "Lab6.c", rename_identifiers(&model)),
+        (
+            "Cara Lee_2003",
+            "Lab6.c",
+            std::fs::read_to_string(root().join("reference/othello/hw5.c")).expect("othello"),
+        ),
+    ];
+    for (person, file, text) in files {
+        let folder = export.join(format!("{person}_assignsubmission_file_"));
+        std::fs::create_dir_all(&folder).expect("mkdir");
+        std::fs::write(folder.join(file), text).expect("write");
+    }
+    let spec = referee::assignment::spec::Spec::load(&root().join("specs/reversi")).expect("spec");
+    let graded: Vec<String> = referee::grade::intake::submission::discover(
+        std::slice::from_ref(&export),
+        &spec.submission,
+    )
+    .expect("discover")
+    .submissions
+    .into_iter()
+    .map(|s| s.name)
+    .collect();
+    assert_eq!(graded, ["Alice Smith", "Bob Jones", "Cara Lee"]);
+    let report = similar_json("reversi", &[&export], &[]);
+    let best = &report["pairs"][0];
+    assert_eq!(
+        (best["a"].as_str(), best["b"].as_str()),
+        (Some("Alice Smith"), Some("Bob Jones"))
+    );
+    assert!(best["score"].as_f64().is_some_and(|s| s > 0.9), "{best}");
+    let files_matched: Vec<&str> = report["pairs"]
+        .as_array()
+        .expect("pairs")
+        .iter()
+        .flat_map(|p| p["matches"].as_array().into_iter().flatten())
+        .flat_map(|m| [m["a_file"].as_str(), m["b_file"].as_str()])
+        .flatten()
+        .collect();
+    assert!(!files_matched.contains(&"mytest.c"), "{files_matched:?}");
+}
