@@ -13,3 +13,4 @@ pub mod mutants;
 pub mod places;
 pub mod report;
 pub mod rng;
+pub mod similar;

@@ -45,7 +45,7 @@ fn spec_fields() -> BTreeMap<String, BTreeSet<String>> {
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
     .chain(
-        ["submission", "build", "compare", "limits", "facts", "deadline"]
+        ["submission", "build", "compare", "limits", "facts", "deadline", "similar"]
             .iter()
             .map(|table| {
                 let spec = if *table == "submission" {

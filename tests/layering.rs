@@ -138,6 +138,18 @@ fn references(
     found
 }
 
+/// The names the `[dependencies]` of `manifest` are imported by (`tree-sitter` as
+/// `tree_sitter`).
+fn dependency_crates(manifest: &Path) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(manifest).expect("Cargo.toml");
+    let table: toml::Table = text.parse().expect("Cargo.toml is TOML");
+    table
+        .get("dependencies")
+        .and_then(|d| d.as_table())
+        .map(|d| d.keys().map(|name| name.replace('-', "_")).collect())
+        .unwrap_or_default()
+}
+
 fn source_files(src: &Path) -> Vec<SourceFile> {
     let mut paths = Vec::new();
     rust_files(src, &mut paths);
@@ -146,6 +158,7 @@ fn source_files(src: &Path) -> Vec<SourceFile> {
         .map(|p| p.strip_prefix(src).expect("under src/").to_path_buf())
         .collect();
     let modules: BTreeSet<Vec<String>> = relatives.iter().map(|r| module_path(r)).collect();
+    let crates = dependency_crates(&src.join("..").join("Cargo.toml"));
     let mut files = Vec::new();
     for (path, relative) in paths.iter().zip(&relatives) {
         let name = relative.file_name().and_then(|n| n.to_str()).unwrap_or("");
@@ -159,10 +172,13 @@ fn source_files(src: &Path) -> Vec<SourceFile> {
         } else {
             module[..module.len() - 1].to_vec()
         };
+        // A bare name that is also a dependency's (`similar::` in compare.rs is the diff
+        // crate) is the crate's: a use of the module by that name goes through `crate::`.
         let nearby: BTreeSet<String> = modules
             .iter()
             .filter(|m| m.len() == scope.len() + 1 && m.starts_with(&scope))
             .map(|m| m[scope.len()].clone())
+            .filter(|name| !crates.contains(name))
             .collect();
         let text = std::fs::read_to_string(path).expect("a readable source");
         let code = text.split("#[cfg(test)]").next().unwrap_or("");

@@ -21,6 +21,8 @@ pub struct Spec {
     pub facts: FactsSpec,
     #[serde(default)]
     pub deadline: DeadlineSpec,
+    #[serde(default)]
+    pub similar: SimilarSpec,
     #[serde(rename = "item")]
     pub items: Vec<Item>,
     /// The folder the spec was read from (`specs/<game>`), for the harness and provided files.
@@ -180,6 +182,16 @@ pub struct DeadlineSpec {
     pub late_penalty: Option<String>,
 }
 
+/// The course's own code, which `referee similar` takes out before comparing submissions.
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct SimilarSpec {
+    /// Files of the spec folder the students start from (a template, given files).
+    pub template: Vec<String>,
+    /// Code the handout prints rather than gives as a file (e.g. the prototypes to write).
+    pub template_text: String,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Item {
@@ -288,6 +300,12 @@ impl Spec {
                     .provided_if_missing
                     .iter()
                     .map(|n| (n, "a provided file")),
+            )
+            .chain(
+                self.similar
+                    .template
+                    .iter()
+                    .map(|n| (n, "a template file of [similar]")),
             );
         for (name, what) in named {
             let path = self.dir.join(name);

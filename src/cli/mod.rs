@@ -48,7 +48,8 @@ use output::{check_writable, destinations, emit, progress_bar, Format};
         referee expect reversi handout-sample-4x4 --input\n  \
         \x20                                                show a case's input and expected output\n  \
         referee check-trace ludo game.txt                replay a saved LUDO-CS game against the rules\n  \
-        referee check-reference                          the model solutions must get full marks\n\n\
+        referee check-reference                          the model solutions must get full marks\n  \
+        referee similar reversi submissions/             which submissions share code\n\n\
         Exit status: 0 when grading ran, 1 with --require-full (or check-reference) when \
         points are missing, 2 for a usage or configuration error."
 )]
@@ -107,6 +108,24 @@ enum Command {
     /// reference/GAME and is graded like a submission. Survivors (full marks) are either
     /// listed as equivalent in specs/GAME/mutants.toml or need a new case.
     Mutants(MutantsArgs),
+    /// Which submissions share code, with the course's own code taken out.
+    ///
+    /// Reads the same inputs as `grade` (files, folders, zips, LMS downloads; the same
+    /// files a build would use) and names submissions as grading does. Each submission is
+    /// read with a C grammar into tokens with comments and layout dropped and every name and
+    /// literal made alike, so renaming and reformatting hide nothing; runs of tokens are
+    /// fingerprinted (winnowing) and every pair of submissions sharing fingerprints is
+    /// scored: shared fingerprints over both submissions' fingerprints, 0 to 1. The
+    /// template the spec names, --template files and code most of the class shares
+    /// (--common) are left out, so students who only share the course's code score near 0.
+    /// A high score is a reason to look, not a verdict: read the matched regions.
+    #[command(after_help = "Examples:\n  \
+        referee similar trouble submissions/                    ranked pairs with matched lines\n  \
+        referee similar trouble submissions/ --format html -o similar.html\n  \
+        \x20                                                     side by side, matches marked\n  \
+        referee similar reversi canvas-download/ --archive fall2025/ --format json -o s.json\n  \
+        referee similar othello submissions/ --template starter.c --common 0.3")]
+    Similar(Box<SimilarArgs>),
 }
 
 /// Arguments of `referee grade`.
@@ -354,6 +373,56 @@ struct MutantsArgs {
     jobs: Option<u16>,
 }
 
+/// Arguments of `referee similar`.
+#[derive(Args)]
+struct SimilarArgs {
+    /// The assignment (its spec's [similar] template is taken out).
+    #[arg(value_parser = game_ids())]
+    game: String,
+    /// Submissions to compare, as for `grade`: batch folders, zips, LMS downloads.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// More code every student was given (a handout's file, starter code), taken out like
+    /// the spec's template (repeatable; put the PATHs first, as files after --template are
+    /// all templates).
+    #[arg(long = "template", value_name = "FILE", num_args = 1..)]
+    templates: Vec<PathBuf>,
+    /// Earlier terms' submissions (a batch folder, repeatable): each is compared with this
+    /// class, never with one another, and named ARCHIVE/NAME.
+    #[arg(long = "archive", value_name = "DIR")]
+    archives: Vec<PathBuf>,
+    /// Code found in more than this share of the class (and in three submissions or more)
+    /// is the course's or the language's, not a copy: it is left out. 1 keeps everything.
+    #[arg(long, value_name = "SHARE", default_value_t = 0.5, value_parser = parse_share)]
+    common: f64,
+    /// text: ranked pairs with matched line ranges; json: {"pairs": [{"a", "b", "score",
+    /// "matches"}, ...], "clusters"}; csv: one row per pair; html: one self-contained page
+    /// with the pairs side by side, matches marked and template lines greyed.
+    #[arg(long, value_enum, default_value = "text", value_name = "FORMAT")]
+    format: SimilarFormat,
+    /// The report's file (default: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Pairs reported, best first (0: every pair that shares code).
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    top: usize,
+    /// Score from which submissions are grouped into one cluster (0 to 1).
+    #[arg(long, value_name = "SCORE", default_value_t = 0.5, value_parser = parse_share)]
+    threshold: f64,
+    /// How the batch folders are laid out (as for `grade`): auto recognises Canvas,
+    /// Moodle, Gradescope and GitHub Classroom downloads.
+    #[arg(long, value_enum, default_value = "auto", value_name = "LAYOUT")]
+    layout: crate::grade::intake::layout::Lms,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum SimilarFormat {
+    Text,
+    Json,
+    Csv,
+    Html,
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum MutantsFormat {
     Text,
@@ -390,6 +459,13 @@ fn game_ids() -> PossibleValuesParser {
     PossibleValuesParser::new(games::all().iter().map(|g| g.id()))
 }
 
+fn parse_share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
+        _ => Err(format!("a share from 0 to 1 (e.g. 0.5), not '{text}'")),
+    }
+}
+
 fn parse_timeout(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(seconds) if seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0 => Ok(seconds),
@@ -411,6 +487,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Command::CheckTrace(args) => check_trace_files(&project()?, &args.game, &args.files),
         Command::CheckReference(args) => check_reference(&project()?, args.game.as_deref()),
         Command::Mutants(args) => mutants(&project()?, args),
+        Command::Similar(args) => similar(&project()?, *args),
     }
 }
 
@@ -809,6 +886,152 @@ fn mutants(project: &Project, args: MutantsArgs) -> Result<i32, Error> {
         1
     } else {
         0
+    })
+}
+
+/// `referee similar`.
+fn similar(project: &Project, args: SimilarArgs) -> Result<i32, Error> {
+    let assignment = Assignment::load(project, &args.game)?;
+    let spec = &assignment.spec;
+    let format = match args.format {
+        SimilarFormat::Text => Format::Text,
+        SimilarFormat::Json => Format::Json,
+        SimilarFormat::Csv => Format::Csv,
+        SimilarFormat::Html => Format::Html,
+    };
+    let destination = destinations(&[format], args.output.as_deref())?
+        .into_iter()
+        .next()
+        .and_then(|(_, path)| path);
+    let mut templates = Vec::new();
+    for name in &spec.similar.template {
+        templates.push(read_template(&spec.dir.join(name))?);
+    }
+    if !spec.similar.template_text.trim().is_empty() {
+        templates.push(crate::similar::SourceText {
+            name: "spec.toml [similar] template_text".into(),
+            text: spec.similar.template_text.clone(),
+        });
+    }
+    for path in &args.templates {
+        templates.push(read_template(path)?);
+    }
+    let class = submission::discover_as(&args.paths, &spec.submission, args.layout)?;
+    let mut documents = Vec::new();
+    let mut read = Vec::new();
+    for found in class.submissions {
+        read.push(found.path.clone());
+        documents.extend(similarity_document(found, None, &spec.submission.provided));
+    }
+    for archive in &args.archives {
+        let label = archive.file_name().map_or_else(
+            || archive.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let earlier =
+            submission::discover_as(std::slice::from_ref(archive), &spec.submission, args.layout)?;
+        for found in earlier.submissions {
+            read.push(found.path.clone());
+            documents.extend(similarity_document(
+                found,
+                Some(&label),
+                &spec.submission.provided,
+            ));
+        }
+    }
+    if documents.iter().filter(|d| !d.archived).count() < 2 && args.archives.is_empty() {
+        return Err(Error::config(format!(
+            "{}: fewer than two submissions to compare",
+            args.paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    if let Some(path) = &destination {
+        check_writable(&[(format, Some(path.clone()))], &read)?;
+    }
+    let options = crate::similar::Options {
+        common_share: args.common,
+        top: args.top,
+        threshold: args.threshold,
+    };
+    let comparison = crate::similar::compare(documents, &templates, &options);
+    let text = match args.format {
+        SimilarFormat::Text => crate::similar::render::text::render(&comparison),
+        SimilarFormat::Json => crate::similar::render::json::render(&comparison),
+        SimilarFormat::Csv => crate::similar::render::csv::render(&comparison),
+        SimilarFormat::Html => crate::similar::render::html::render(&comparison, &spec.title),
+    };
+    emit(&text, destination.as_deref())?;
+    if let Some(path) = &destination {
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(0)
+}
+
+/// A submission as the comparison reads it: the files its build would use (a student's copy
+/// of a file the spec provides is replaced in the build, so it is left out here too). One
+/// that cannot be read as C source (binary, empty, unreadable) is left out with a one-line
+/// message.
+fn similarity_document(
+    found: submission::Submission,
+    archive: Option<&str>,
+    provided: &[String],
+) -> Option<crate::similar::Document> {
+    let name = match archive {
+        Some(label) => format!("{label}/{}", found.name),
+        None => found.name.clone(),
+    };
+    let unreadable = found.files.iter().find(|f| f.bytes.contains(&0));
+    let problem = match (&found.problem, unreadable) {
+        (_, Some(file)) => Some(format!("{} is binary, not C source", file.name)),
+        (Some(problem), None) if found.files.iter().all(|f| !f.is_c()) => Some(problem.clone()),
+        _ if found
+            .files
+            .iter()
+            .all(|f| f.bytes.iter().all(u8::is_ascii_whitespace)) =>
+        {
+            Some("no code (empty files)".to_string())
+        }
+        _ => None,
+    };
+    if let Some(problem) = problem {
+        eprintln!(
+            "referee: {name} ({}): {problem}; left out of the comparison",
+            found.path.display()
+        );
+        return None;
+    }
+    Some(crate::similar::Document {
+        name,
+        files: found
+            .files
+            .iter()
+            .filter(|f| !provided.contains(&f.name))
+            .map(|f| crate::similar::SourceText {
+                name: f.name.clone(),
+                text: f.text(),
+            })
+            .collect(),
+        archived: archive.is_some(),
+    })
+}
+
+/// A template file: C source as text (a binary file is refused).
+fn read_template(path: &Path) -> Result<crate::similar::SourceText, Error> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| Error::config(format!("{}: cannot read the template: {e}", path.display())))?;
+    if bytes.contains(&0) {
+        return Err(Error::config(format!(
+            "{}: a binary file, not a C template",
+            path.display()
+        )));
+    }
+    Ok(crate::similar::SourceText {
+        name: path.display().to_string(),
+        text: String::from_utf8_lossy(&bytes).into_owned(),
     })
 }
 
