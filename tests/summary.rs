@@ -445,6 +445,12 @@ fn every_help_and_readme_example_runs() {
     )
     .expect("copy");
     put(&format!("{release}.tar.gz"), "an archive\n");
+    // The README's `similar` examples: an earlier term's submission and a starter file.
+    put("fall2025/lastyear_Lab6.c", &lab6);
+    put(
+        "starter.c",
+        "#include <stdio.h>\n\nint main(void) {\n    return 0;\n}\n",
+    );
     put(
         "adjustments.csv",
         "id,item,delta,comment\n1002,move,1,regrade request\n",
