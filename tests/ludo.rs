@@ -560,3 +560,48 @@ fn saved_runs_replay_with_check_trace() {
     );
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
 }
+
+/// Winners announced in other words or decorated are read as the handout's announcement: a
+/// correct game so announced keeps every item but `messages`, which counts the one line in
+/// another wording than the handout's.
+#[test]
+fn winners_in_other_words_are_announcements() {
+    let expected = BinCommand::cargo_bin("referee")
+        .expect("binary")
+        .args(["expect", "ludo", "whole-games"])
+        .output()
+        .expect("runs");
+    let game = String::from_utf8(expected.stdout).expect("UTF-8");
+    let winner = game
+        .lines()
+        .find(|l| l.ends_with(" player wins!!!"))
+        .expect("the model announces its winner");
+    let colour = winner.trim_end_matches(" player wins!!!");
+    for line in [
+        format!("**** {colour} player wins!!! ****"),
+        format!("Winner: {colour}"),
+        format!("{colour} player is the winner!"),
+    ] {
+        let output = game.replace(winner, &line);
+        let report = check(&output);
+        let run = TraceRun {
+            output: &output,
+            timed_out: false,
+            sources: None,
+        };
+        for verdict in verdicts(&run) {
+            if verdict.item == "messages" {
+                assert!(verdict.fraction > 0.99, "{line}: {verdict:?}");
+            } else {
+                assert!(verdict.fraction >= 1.0 - 1e-9, "{line}: {verdict:?}");
+            }
+        }
+        assert!(report.winner.is_some(), "{line}: no winner read");
+        assert!(
+            report.not_understood.is_empty(),
+            "{line}: {:?}",
+            report.not_understood
+        );
+        assert!(report.missing.is_empty(), "{line}: {:?}", report.missing);
+    }
+}

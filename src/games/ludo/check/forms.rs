@@ -282,4 +282,16 @@ pub(super) const FORMS: &[Form] = &[
         example: "Green player has won!!!",
         build: |s, _| Some(Msg::Wins(colour(s[0])?)),
     },
+    Form {
+        name: "winner named after",
+        template: "[the] winner [is] {} [player]",
+        example: "Winner: Green",
+        build: |s, _| Some(Msg::Wins(colour(s[0])?)),
+    },
+    Form {
+        name: "winner named before",
+        template: "{} [player] is the winner",
+        example: "Green player is the winner!",
+        build: |s, _| Some(Msg::Wins(colour(s[0])?)),
+    },
 ];

@@ -230,7 +230,12 @@ pub(super) fn read(line: &str, summary: Option<Colour>) -> Reading {
     if let Some(msg) = parse(&normalised) {
         return Reading::Tolerated(msg, "a handout form with extra characters");
     }
-    let t = tokens(&normalised);
+    // Rules of stars, equals signs and the like around a message (`**** Green player wins
+    // ****`) decorate it; they are not words of it.
+    let t: Vec<&str> = tokens(&normalised)
+        .into_iter()
+        .filter(|w| !w.chars().all(|c| "*=#~_-+".contains(c)))
+        .collect();
     if !t
         .iter()
         .any(|w| w.chars().any(|c| c.is_ascii_alphanumeric()))
