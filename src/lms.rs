@@ -147,10 +147,7 @@ impl Release {
                 "--url {url}: an http(s) address of the archive, without quotes, spaces or `$`"
             )));
         }
-        let sha256 = sha2::Sha256::digest(&bytes)
-            .iter()
-            .map(|byte| format!("{byte:02x}"))
-            .collect();
+        let sha256 = crate::grade::digest::hex(&sha2::Sha256::digest(&bytes));
         Ok(Release {
             url: url.to_string(),
             name,

@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{grade_json, referee, root};
+use common::{chromium_dom, grade_json, referee, root};
 use serde_json::Value;
 
 fn reference() -> String {
@@ -750,42 +750,6 @@ fn the_classroom_workflow_needs_a_release_archive() {
         "{stderr}"
     );
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-}
-
-/// The DOM Chromium builds from `page` (headless, no network, a profile of its own).
-fn chromium_dom(page: &Path, scratch: &Path) -> String {
-    let program = "/usr/bin/chromium";
-    assert!(
-        Path::new(program).exists(),
-        "{program} is missing: install Chromium (apt-get install chromium) to test feedback pages"
-    );
-    let output = std::process::Command::new("timeout")
-        .arg("120")
-        .arg(program)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-        ])
-        .arg(format!(
-            "--user-data-dir={}",
-            scratch.join("profile").display()
-        ))
-        .arg("--dump-dom")
-        .arg(format!("file://{}", page.display()))
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("chromium runs");
-    assert!(
-        output.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("the DOM is UTF-8")
 }
 
 #[test]

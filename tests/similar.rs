@@ -291,20 +291,13 @@ fn write_class(batch: &Path) -> BTreeMap<String, String> {
 }
 
 fn similar_json(game: &str, paths: &[&Path], extra: &[&str]) -> Value {
-    let output = referee()
+    let mut command = referee();
+    command
         .args(["similar", game])
         .args(paths)
         .args(["--format", "json"])
-        .args(extra)
-        .output()
-        .expect("referee runs");
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "referee similar failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("the report is JSON")
+        .args(extra);
+    json_of(command)
 }
 
 fn pairs(report: &Value) -> Vec<(String, String, f64)> {
@@ -518,42 +511,6 @@ fn bad_input_is_one_line_naming_the_file() {
     assert!(stderr.contains("no-such-folder"), "{stderr}");
 }
 
-/// The DOM Chromium builds from `page`, or `None` (with a message) without Chromium.
-fn chromium_dom(page: &Path, scratch: &Path) -> Option<String> {
-    let program = "/usr/bin/chromium";
-    if !Path::new(program).exists() {
-        eprintln!("SKIPPED: {program} is missing: install Chromium (apt-get install chromium) to test the HTML report in a browser");
-        return None;
-    }
-    let output = std::process::Command::new("timeout")
-        .arg("120")
-        .arg(program)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-        ])
-        .arg(format!(
-            "--user-data-dir={}",
-            scratch.join("profile").display()
-        ))
-        .arg("--dump-dom")
-        .arg(format!("file://{}", page.display()))
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("chromium runs");
-    assert!(
-        output.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    Some(String::from_utf8(output.stdout).expect("the DOM is UTF-8"))
-}
-
 #[test]
 fn the_html_report_shows_marked_regions_and_greyed_template_in_chromium() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -581,9 +538,7 @@ fn the_html_report_shows_marked_regions_and_greyed_template_in_chromium() {
     );
     let html = std::fs::read_to_string(&page).expect("the page");
     assert!(html.contains("&lt;bob &amp; co&gt;") && !html.contains("<bob & co>"));
-    let Some(dom) = chromium_dom(&page, dir.path()) else {
-        return;
-    };
+    let dom = chromium_dom(&page, dir.path());
     let marks = dom.matches("<mark class=\"match\" data-region=").count();
     assert!(marks > 20, "{marks} marked lines in the DOM");
     assert!(

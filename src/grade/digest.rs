@@ -9,11 +9,12 @@ pub fn key(parts: &[&[u8]]) -> String {
         hasher.update((part.len() as u64).to_le_bytes());
         hasher.update(part);
     }
-    hasher
-        .finalize()
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    hex(&hasher.finalize())
+}
+
+/// Bytes as lower-case hex digits, two per byte (how a SHA-256 is written and checked).
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
 #[cfg(test)]

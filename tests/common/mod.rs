@@ -23,13 +23,18 @@ pub fn referee() -> Command {
 
 /// `referee grade GAME PATH --format json` plus `extra`, parsed.
 pub fn grade_json(game: &str, path: &Path, extra: &[&str]) -> Value {
-    let output = referee()
+    let mut command = referee();
+    command
         .args(["grade", game])
         .arg(path)
         .args(["--format", "json"])
-        .args(extra)
-        .output()
-        .expect("referee runs");
+        .args(extra);
+    json_of(command)
+}
+
+/// The JSON report `command` prints on stdout; it must exit with status 0.
+pub fn json_of(mut command: Command) -> Value {
+    let output = command.output().expect("referee runs");
     assert_eq!(
         output.status.code(),
         Some(0),
@@ -37,6 +42,44 @@ pub fn grade_json(game: &str, path: &Path, extra: &[&str]) -> Value {
         String::from_utf8_lossy(&output.stderr)
     );
     serde_json::from_slice(&output.stdout).expect("the report is JSON")
+}
+
+/// The DOM Chromium builds from `page` (headless, no network, a profile of its own in
+/// `scratch`). Chromium must be installed (`.ci/run` installs it): a missing browser fails
+/// the test rather than skipping it.
+pub fn chromium_dom(page: &Path, scratch: &Path) -> String {
+    let program = "/usr/bin/chromium";
+    assert!(
+        Path::new(program).exists(),
+        "{program} is missing: install Chromium (apt-get install chromium) to test pages in a browser"
+    );
+    let output = std::process::Command::new("timeout")
+        .arg("120")
+        .arg(program)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            scratch.join("profile").display()
+        ))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("chromium runs");
+    assert!(
+        output.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("the DOM is UTF-8")
 }
 
 /// The only submission of a report.
