@@ -1,14 +1,15 @@
-//! `referee similar` on a generated class: the project's model solutions and samples, and
-//! copies of them disguised the ways students disguise copies (every identifier renamed,
-//! functions reordered, comments and spacing rewritten, dead code added, a function split).
-//! Every disguised copy must rank above every pair of independently written programs; the
-//! course's template must not make two students look alike; the HTML report must show its
-//! marked regions in a real browser.
+//! `referee similar` on a generated class: the project's model solutions and samples, a second
+//! Reversi solution written apart from the model, and copies of each disguised the ways
+//! students disguise copies (every identifier renamed, functions reordered, comments and
+//! spacing rewritten, dead code added, a function split). Every disguised copy must rank above
+//! every pair of independently written programs; the course's template must not make two
+//! students look alike; the HTML report must show its marked regions in a real browser.
 //!
-//! The project has one independently written solution per game (reference/<game>/); its
-//! samples (tests/submissions/<game>/) are that solution with one bug put in, so they are
-//! copies too. The independent pairs are therefore the pairs of programs from different
-//! games (Reversi's Lab 6 and Othello's hw5 play by the same rules and were written apart).
+//! The project's samples (tests/submissions/<game>/) are its model solution with one bug put
+//! in, so they are copies too. The independent pairs are the pairs of programs from different
+//! origins: different games (Reversi's Lab 6 and Othello's hw5 play by the same rules and were
+//! written apart), and the same game from its two solutions (reference/reversi/ and
+//! tests/similar/independent/reversi/, which must keep full marks to count as a solution).
 
 mod common;
 
@@ -244,33 +245,96 @@ fn write_student(batch: &Path, name: &str, files: &[(String, String)]) {
     }
 }
 
-/// The class: per game, its model solution (`GAME-model`), one copy per disguise
-/// (`GAME-renamed`, …, `GAME-all` with every disguise at once) and its samples
-/// (`GAME-sample-NAME`); each student's family is the game.
-fn write_class(batch: &Path) -> BTreeMap<String, String> {
+/// A program written apart from every other origin's, and the folder of its samples (the
+/// program with one bug put in each), if the project has some.
+struct Origin {
+    /// The family's name: the prefix of its students' names.
+    name: &'static str,
+    game: &'static str,
+    program: &'static str,
+    samples: Option<&'static str>,
+}
+
+/// The second Reversi Lab 6 solution, written from the handout apart from the model.
+const INDEPENDENT_REVERSI: &str = "tests/similar/independent/reversi";
+
+const ORIGINS: [Origin; 6] = [
+    Origin {
+        name: "trouble",
+        game: "trouble",
+        program: "reference/trouble",
+        samples: Some("tests/submissions/trouble"),
+    },
+    Origin {
+        name: "reversi",
+        game: "reversi",
+        program: "reference/reversi",
+        samples: Some("tests/submissions/reversi"),
+    },
+    Origin {
+        name: "reversi-independent",
+        game: "reversi",
+        program: INDEPENDENT_REVERSI,
+        samples: None,
+    },
+    Origin {
+        name: "othello",
+        game: "othello",
+        program: "reference/othello",
+        samples: None,
+    },
+    Origin {
+        name: "backgammon",
+        game: "backgammon",
+        program: "reference/backgammon",
+        samples: Some("tests/submissions/backgammon"),
+    },
+    Origin {
+        name: "ludo",
+        game: "ludo",
+        program: "reference/ludo",
+        samples: None,
+    },
+];
+
+/// What each copy is called after its origin: one per disguise, and `all` for every
+/// disguise at once.
+const COPY_LABELS: [&str; 6] = [
+    "renamed",
+    "reordered",
+    "relaid",
+    "dead-code",
+    "split",
+    "all",
+];
+
+/// The class: per origin, its program (`ORIGIN-model`), one copy per disguise
+/// (`ORIGIN-renamed`, …, `ORIGIN-all`) and up to three samples (`ORIGIN-sample-NAME`); each
+/// student's family is the origin.
+fn write_class(batch: &Path) -> BTreeMap<String, &'static Origin> {
     let mut family = BTreeMap::new();
-    for game in ["trouble", "reversi", "othello", "backgammon", "ludo"] {
-        let model = sources(&root().join("reference").join(game));
-        let mut add = |name: String, files: Vec<(String, String)>| {
+    for origin in &ORIGINS {
+        let model = sources(&root().join(origin.program));
+        let mut add = |label: String, files: Vec<(String, String)>| {
+            let name = format!("{}-{label}", origin.name);
             write_student(batch, &name, &files);
-            family.insert(name, game.to_string());
+            family.insert(name, origin);
         };
-        add(format!("{game}-model"), model.clone());
+        add("model".into(), model.clone());
         for (label, disguise) in DISGUISES {
             let files = model
                 .iter()
                 .map(|(n, t)| (n.clone(), disguise(t)))
                 .collect();
-            add(format!("{game}-{label}"), files);
+            add(label.into(), files);
         }
         let files = model
             .iter()
             .map(|(n, t)| (n.clone(), all_disguises(t)))
             .collect();
-        add(format!("{game}-all"), files);
-        if matches!(game, "reversi" | "trouble" | "backgammon") {
-            let samples = root().join("tests/submissions").join(game);
-            let mut entries: Vec<PathBuf> = std::fs::read_dir(&samples)
+        add("all".into(), files);
+        if let Some(samples) = origin.samples {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(root().join(samples))
                 .expect("samples")
                 .map(|e| e.expect("entry").path())
                 .filter(|p| p.is_dir())
@@ -283,7 +347,7 @@ fn write_class(batch: &Path) -> BTreeMap<String, String> {
                 .take(3)
             {
                 let name = sample.file_name().expect("a name").to_string_lossy();
-                add(format!("{game}-sample-{name}"), sources(sample));
+                add(format!("sample-{name}"), sources(sample));
             }
         }
     }
@@ -318,41 +382,57 @@ fn pairs(report: &Value) -> Vec<(String, String, f64)> {
 #[test]
 fn every_disguised_copy_ranks_above_every_independent_pair() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let batch = dir.path().join("class");
-    let family = write_class(&batch);
-    // LUDO-CS is a many-file assignment: every file of each folder is compared. No
-    // fingerprint is left out as common: each family is under half the class.
+    // SIMILAR_CORPUS=DIR writes the class there instead, to run other tools on the same
+    // corpus (benches/RESULTS.md, "Precision of the ranking").
+    let batch =
+        std::env::var_os("SIMILAR_CORPUS").map_or_else(|| dir.path().join("class"), PathBuf::from);
+    let origin_of = write_class(&batch);
+    // LUDO-CS is a many-file assignment: every file of each folder is compared, and no
+    // template is taken out (the two Reversi solutions keep the handout's prototypes in
+    // common; `the_two_reversi_solutions_share_next_to_nothing_but_the_template` takes
+    // them out). No fingerprint is left out as common: each family is under half the class.
     let report = similar_json("ludo", &[&batch], &["--top", "0"]);
     let ranked = pairs(&report);
     for (a, b, _) in &ranked {
         assert!(
-            family.contains_key(a) && family.contains_key(b),
+            origin_of.contains_key(a) && origin_of.contains_key(b),
             "{a} ~ {b}: unknown names"
         );
     }
+    let copies = |a: &str, b: &str| origin_of[a].name == origin_of[b].name;
+    let same_game = |a: &str, b: &str| origin_of[a].game == origin_of[b].game;
     let score_of = |x: &str, y: &str| {
         ranked
             .iter()
             .find(|(a, b, _)| (a == x && b == y) || (a == y && b == x))
             .map_or(0.0, |(.., s)| *s)
     };
-    let independent = ranked
-        .iter()
-        .filter(|(a, b, _)| family[a] != family[b])
-        .max_by(|x, y| x.2.total_cmp(&y.2));
+    let best_independent = |only_same_game: bool| {
+        ranked
+            .iter()
+            .filter(|(a, b, _)| !copies(a, b) && (!only_same_game || same_game(a, b)))
+            .max_by(|x, y| x.2.total_cmp(&y.2))
+    };
+    let independent = best_independent(false);
     let independent_best = independent.map_or(0.0, |(.., s)| *s);
+    // The class holds same-game independent pairs: the independent Reversi solution and its
+    // 6 copies against the model, its 6 copies and 3 samples (7 x 10).
+    let names: Vec<&String> = origin_of.keys().collect();
+    let same_game_independent = names
+        .iter()
+        .enumerate()
+        .flat_map(|(i, a)| names[i + 1..].iter().map(move |b| (*a, *b)))
+        .filter(|(a, b)| !copies(a, b) && same_game(a, b))
+        .count();
+    assert!(
+        same_game_independent >= 7 * 10,
+        "{same_game_independent} same-game independent pairs"
+    );
     let mut lowest_copy = (String::new(), 1.0f64);
-    for game in ["trouble", "reversi", "othello", "backgammon", "ludo"] {
-        for label in [
-            "renamed",
-            "reordered",
-            "relaid",
-            "dead-code",
-            "split",
-            "all",
-        ] {
-            let copy = format!("{game}-{label}");
-            let score = score_of(&format!("{game}-model"), &copy);
+    for origin in &ORIGINS {
+        for label in COPY_LABELS {
+            let copy = format!("{}-{label}", origin.name);
+            let score = score_of(&format!("{}-model", origin.name), &copy);
             if score < lowest_copy.1 {
                 lowest_copy = (copy.clone(), score);
             }
@@ -362,22 +442,19 @@ fn every_disguised_copy_ranks_above_every_independent_pair() {
             );
         }
     }
-    // Precision at k: of the k best pairs (k = the pairs of one family), the share that are
-    // copies; reported in benches/RESULTS.md.
-    let relevant = ranked
-        .iter()
-        .filter(|(a, b, _)| family[a] == family[b])
-        .count();
+    // Precision at k: of the k best pairs, the share that are copies (k = 10, 50, and the
+    // number of pairs within families); reported in benches/RESULTS.md.
+    let relevant = ranked.iter().filter(|(a, b, _)| copies(a, b)).count();
     let mut total_family_pairs = 0;
-    for game in ["trouble", "reversi", "othello", "backgammon", "ludo"] {
-        let size = family.values().filter(|g| *g == game).count();
+    for origin in &ORIGINS {
+        let size = origin_of.values().filter(|o| o.name == origin.name).count();
         total_family_pairs += size * (size - 1) / 2;
     }
     for k in [10, 50, total_family_pairs] {
         let hits = ranked
             .iter()
             .take(k)
-            .filter(|(a, b, _)| family[a] == family[b])
+            .filter(|(a, b, _)| copies(a, b))
             .count();
         println!(
             "precision at {k}: {hits}/{k} = {:.3}",
@@ -385,12 +462,82 @@ fn every_disguised_copy_ranks_above_every_independent_pair() {
         );
     }
     println!(
-        "{} students, {} pairs share code, {relevant} of them copies (of {total_family_pairs}); lowest disguised copy {} at {:.3}; best independent pair {independent:?}",
-        family.len(),
+        "{} students, {} pairs share code, {relevant} of them copies (of {total_family_pairs}); lowest disguised copy {} at {:.3}; best independent pair {independent:?}; best same-game independent pair {:?} (of {same_game_independent})",
+        origin_of.len(),
         ranked.len(),
         lowest_copy.0,
-        lowest_copy.1
+        lowest_copy.1,
+        best_independent(true),
     );
+}
+
+#[test]
+fn the_two_reversi_solutions_share_next_to_nothing_but_the_template() {
+    // Each solution and its copy with every disguise, compared as Reversi (the handout's
+    // prototypes taken out) and as Othello (whose spec names no template). Nothing is left
+    // out as common code: the class is too small for a share to mean anything.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let batch = dir.path().join("class");
+    for (name, program) in [
+        ("model", "reference/reversi"),
+        ("independent", INDEPENDENT_REVERSI),
+    ] {
+        let files = sources(&root().join(program));
+        let disguised: Vec<(String, String)> = files
+            .iter()
+            .map(|(n, t)| (n.clone(), all_disguises(t)))
+            .collect();
+        write_student(&batch, name, &files);
+        write_student(&batch, &format!("{name}-all"), &disguised);
+    }
+    let score = |game: &str| {
+        let found = pairs(&similar_json(
+            game,
+            &[&batch],
+            &["--top", "0", "--common", "1"],
+        ));
+        move |x: &str, y: &str| {
+            found
+                .iter()
+                .find(|(a, b, _)| (a == x && b == y) || (a == y && b == x))
+                .map_or(0.0, |(.., s)| *s)
+        }
+    };
+    let (with_template, without_template) = (score("reversi"), score("othello"));
+    for copy in ["model", "independent"] {
+        let disguised = format!("{copy}-all");
+        assert!(
+            with_template(copy, &disguised) > 0.5,
+            "{copy}: {:.3}",
+            with_template(copy, &disguised)
+        );
+    }
+    for a in ["model", "model-all"] {
+        for b in ["independent", "independent-all"] {
+            let (with, without) = (with_template(a, b), without_template(a, b));
+            println!("{a} ~ {b}: {with:.3} with the template out, {without:.3} with it in");
+            // Two copies through the same disguises share the code those add (the dead
+            // blocks, the unused helper, the split-off function's head): they are not two
+            // students writing alone, only the template is expected to go.
+            if !(a.ends_with("-all") && b.ends_with("-all")) {
+                assert!(with < 0.05, "{a} ~ {b} scores {with:.3}");
+            }
+            assert!(
+                with < without,
+                "{a} ~ {b}: taking the prototypes out does not lower {without:.3} ({with:.3})"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_independent_reversi_solution_keeps_full_marks() {
+    // It stands for a student who wrote Lab 6 alone: it must be a correct solution.
+    let report = grade_json("reversi", &root().join(INDEPENDENT_REVERSI), &[]);
+    let submission = only_submission(&report);
+    assert_eq!(submission["max_score"].as_f64(), Some(6.0));
+    assert_eq!(submission["score"], submission["max_score"]);
+    assert_loses_exactly(submission, &[]);
 }
 
 #[test]
