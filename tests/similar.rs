@@ -1,15 +1,16 @@
-//! `referee similar` on a generated class: the project's model solutions and samples, a second
-//! Reversi solution written apart from the model, and copies of each disguised the ways
-//! students disguise copies (every identifier renamed, functions reordered, comments and
-//! spacing rewritten, dead code added, a function split). Every disguised copy must rank above
+//! `referee similar` on a generated class: the project's model solutions and samples, second
+//! Reversi and Othello solutions written apart from the models, and copies of each disguised
+//! the ways students disguise copies (every identifier renamed, functions reordered, comments
+//! and spacing rewritten, dead code added, a function split). Every disguised copy must rank above
 //! every pair of independently written programs; the course's template must not make two
 //! students look alike; the HTML report must show its marked regions in a real browser.
 //!
 //! The project's samples (tests/submissions/<game>/) are its model solution with one bug put
 //! in, so they are copies too. The independent pairs are the pairs of programs from different
 //! origins: different games (Reversi's Lab 6 and Othello's hw5 play by the same rules and were
-//! written apart), and the same game from its two solutions (reference/reversi/ and
-//! tests/similar/independent/reversi/, which must keep full marks to count as a solution).
+//! written apart), and the same game from its two solutions (reference/<game>/ and
+//! tests/similar/independent/<game>/ for Reversi and Othello; the second must keep full marks
+//! to count as a solution).
 
 mod common;
 
@@ -255,10 +256,12 @@ struct Origin {
     samples: Option<&'static str>,
 }
 
-/// The second Reversi Lab 6 solution, written from the handout apart from the model.
+/// Second solutions of Reversi Lab 6 and Othello, written from the handout and the published
+/// I/O apart from the models.
 const INDEPENDENT_REVERSI: &str = "tests/similar/independent/reversi";
+const INDEPENDENT_OTHELLO: &str = "tests/similar/independent/othello";
 
-const ORIGINS: [Origin; 6] = [
+const ORIGINS: [Origin; 7] = [
     Origin {
         name: "trouble",
         game: "trouble",
@@ -281,6 +284,12 @@ const ORIGINS: [Origin; 6] = [
         name: "othello",
         game: "othello",
         program: "reference/othello",
+        samples: None,
+    },
+    Origin {
+        name: "othello-independent",
+        game: "othello",
+        program: INDEPENDENT_OTHELLO,
         samples: None,
     },
     Origin {
@@ -415,8 +424,9 @@ fn every_disguised_copy_ranks_above_every_independent_pair() {
     };
     let independent = best_independent(false);
     let independent_best = independent.map_or(0.0, |(.., s)| *s);
-    // The class holds same-game independent pairs: the independent Reversi solution and its
-    // 6 copies against the model, its 6 copies and 3 samples (7 x 10).
+    // The class holds same-game independent pairs: each independent solution and its 6
+    // copies against the model and its 6 copies (7 x 7), and for Reversi the model's 3
+    // samples too (7 x 10).
     let names: Vec<&String> = origin_of.keys().collect();
     let same_game_independent = names
         .iter()
@@ -425,7 +435,7 @@ fn every_disguised_copy_ranks_above_every_independent_pair() {
         .filter(|(a, b)| !copies(a, b) && same_game(a, b))
         .count();
     assert!(
-        same_game_independent >= 7 * 10,
+        same_game_independent >= 7 * 10 + 7 * 7,
         "{same_game_independent} same-game independent pairs"
     );
     let mut lowest_copy = (String::new(), 1.0f64);
@@ -531,13 +541,18 @@ fn the_two_reversi_solutions_share_next_to_nothing_but_the_template() {
 }
 
 #[test]
-fn the_independent_reversi_solution_keeps_full_marks() {
-    // It stands for a student who wrote Lab 6 alone: it must be a correct solution.
-    let report = grade_json("reversi", &root().join(INDEPENDENT_REVERSI), &[]);
-    let submission = only_submission(&report);
-    assert_eq!(submission["max_score"].as_f64(), Some(6.0));
-    assert_eq!(submission["score"], submission["max_score"]);
-    assert_loses_exactly(submission, &[]);
+fn the_independent_solutions_keep_full_marks() {
+    // Each stands for a student who wrote the assignment alone: it must be a correct solution.
+    for (game, program, max_score) in [
+        ("reversi", INDEPENDENT_REVERSI, 6.0),
+        ("othello", INDEPENDENT_OTHELLO, 100.0),
+    ] {
+        let report = grade_json(game, &root().join(program), &[]);
+        let submission = only_submission(&report);
+        assert_eq!(submission["max_score"].as_f64(), Some(max_score), "{game}");
+        assert_eq!(submission["score"], submission["max_score"], "{game}");
+        assert_loses_exactly(submission, &[]);
+    }
 }
 
 #[test]
