@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use common::root;
+use rayon::prelude::*;
 use referee::assignment::{Assignment, Project};
 use referee::games::Target;
 use referee::grade::build::built::Built;
@@ -69,38 +70,42 @@ fn every_sample_builds_to_the_same_bytes_with_the_shortcuts() {
     let project = Project::locate(Some(&root())).expect("the project");
     let compiler = Compiler::find().expect("a C compiler");
     let sandbox = Sandbox::new(vec![root()]).expect("the sandbox");
-    // Builds that linked: all of them, and those without the sanitizers.
-    let (mut linked, mut linked_unsanitized) = (0, 0);
-    for game in GAMES {
-        let assignment = Assignment::load(&project, game).expect("the assignment");
+    let assignments: Vec<Assignment> = GAMES
+        .iter()
+        .map(|game| Assignment::load(&project, game).expect("the assignment"))
+        .collect();
+    // Every build to compare: (assignment, submission, target, extra flags).
+    let mut builds = Vec::new();
+    for (game, assignment) in GAMES.iter().zip(&assignments) {
         let folders = [
             root().join("reference").join(game),
             root().join("tests/submissions").join(game),
         ];
         let sanitize = &assignment.spec.build.sanitize_flags;
-        for submission in submissions(&assignment, &folders) {
+        for submission in submissions(assignment, &folders) {
             for target in [Target::Program, Target::Harness] {
                 if target == Target::Harness && assignment.spec.build.harness.is_none() {
                     continue;
                 }
                 let sanitized_too = if sanitize.is_empty() { 1 } else { 2 };
                 for extra in [&[][..], sanitize].into_iter().take(sanitized_too) {
-                    let built = build_both_ways(
-                        &assignment,
-                        &submission,
-                        &sandbox,
-                        &compiler,
-                        &target,
-                        extra,
-                    );
-                    if built.binary.is_some() {
-                        linked += 1;
-                        linked_unsanitized += usize::from(extra.is_empty());
-                    }
+                    builds.push((assignment, submission.clone(), target.clone(), extra));
                 }
             }
         }
     }
+    // The builds are independent: both cores compare them at once.
+    // Builds that linked: all of them, and those without the sanitizers.
+    let (linked, linked_unsanitized) = builds
+        .par_iter()
+        .map(|(assignment, submission, target, extra)| {
+            let built = build_both_ways(assignment, submission, &sandbox, &compiler, target, extra);
+            match built.binary {
+                Some(_) => (1, usize::from(extra.is_empty())),
+                None => (0, 0),
+            }
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     let shortcuts = compiler.shortcuts().expect("shortcuts are on");
     // Every link was made by the linker itself, and those without the sanitizers without
     // libm (no sample uses it; the sanitizers' link keeps every library it names).

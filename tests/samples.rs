@@ -18,9 +18,11 @@
 
 mod common;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use common::*;
+use serde_json::Value;
 
 /// Each sample of one game folder: (what to grade, its expectations file).
 fn samples(game_dir: &Path) -> Vec<(PathBuf, PathBuf)> {
@@ -54,10 +56,45 @@ fn samples(game_dir: &Path) -> Vec<(PathBuf, PathBuf)> {
     found
 }
 
-fn check(game: &str, sample: &Path, expected_file: &Path) -> Vec<String> {
-    let expected = Expected::load(expected_file);
-    let report = grade_json(game, sample, &expected.arg_strs());
-    expected.problems(&sample.display().to_string(), only_submission(&report))
+/// Grades every sample of `group` in one run of referee (they share its `args`), so the
+/// samples build and run side by side and each case's expected output is worked out once;
+/// what each sample's report says is checked against its own `expected.toml`.
+fn check_group(game: &str, args: &[String], group: &[(PathBuf, Expected)]) -> Vec<String> {
+    let mut command = referee();
+    command
+        .args(["grade", game])
+        .args(group.iter().map(|(sample, _)| sample))
+        .args(["--format", "json"])
+        .args(args);
+    let report = json_of(command);
+    let submissions = report["submissions"].as_array().expect("submissions array");
+    assert_eq!(
+        submissions.len(),
+        group.len(),
+        "{game} {args:?}: one graded submission per sample"
+    );
+    group
+        .iter()
+        .flat_map(|(sample, expected)| {
+            let name = sample.display().to_string();
+            // A folder holding one `.c` file is reported as that file's path.
+            let graded: Vec<&Value> = submissions
+                .iter()
+                .filter(|s| {
+                    s["path"]
+                        .as_str()
+                        .is_some_and(|path| Path::new(path).starts_with(sample))
+                })
+                .collect();
+            match graded[..] {
+                [submission] => expected.problems(&name, submission),
+                _ => vec![format!(
+                    "{name}: {} submissions of the report come from it, not 1",
+                    graded.len()
+                )],
+            }
+        })
+        .collect()
 }
 
 #[test]
@@ -76,9 +113,18 @@ fn every_sample_grades_as_its_expected_toml_says() {
             .file_name()
             .and_then(|n| n.to_str())
             .expect("a game folder name");
-        for (sample, expected) in samples(&game_dir) {
-            problems.extend(check(game, &sample, &expected));
-            graded += 1;
+        // Samples that ask for the same extra arguments are graded together.
+        let mut groups: BTreeMap<Vec<String>, Vec<(PathBuf, Expected)>> = BTreeMap::new();
+        for (sample, expected_file) in samples(&game_dir) {
+            let expected = Expected::load(&expected_file);
+            groups
+                .entry(expected.args.clone())
+                .or_default()
+                .push((sample, expected));
+        }
+        for (args, group) in &groups {
+            problems.extend(check_group(game, args, group));
+            graded += group.len();
         }
     }
     assert!(graded > 0, "no samples found under {}", base.display());
