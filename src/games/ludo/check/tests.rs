@@ -920,7 +920,7 @@ fn home_straight_cells_numbered_from_one_are_read_as_such() {
 }
 
 #[test]
-fn the_numbering_of_the_home_straight_is_told_by_the_first_line_only_one_reading_fits() {
+fn cells_numbered_from_one_are_renumbered_line_by_line() {
     // `HS5` then a move from it: the last cell, which a piece leaves for Home.
     assert_eq!(
         cells_from_one("Red moves piece R1 from location HS5 to Home").as_deref(),
