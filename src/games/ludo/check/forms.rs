@@ -91,6 +91,19 @@ fn colour_or_letter(word: &str) -> Option<Colour> {
     })
 }
 
+/// A place in a table of places: `1`, `1st`, `2nd`, `3rd`, `4th`.
+fn place(word: &str) -> Option<u32> {
+    let digits = ["st", "nd", "rd", "th"]
+        .iter()
+        .find_map(|s| word.strip_suffix(s))
+        .unwrap_or(word);
+    number(digits).filter(|n| (1..=4).contains(n))
+}
+
+fn ranked(s: &[&str], _: Option<Colour>) -> Option<Msg> {
+    Some(Msg::Place(colour(s[1])?, place(s[0])?))
+}
+
 fn roll(s: &[&str], _: Option<Colour>) -> Option<Msg> {
     Some(Msg::AnyRoll(colour_or_letter(s[0])?, number(s[1])?))
 }
@@ -227,6 +240,12 @@ pub(super) const FORMS: &[Form] = &[
         build: |s, _| Some(Msg::Highest(colour(s[0])?)),
     },
     Form {
+        name: "first player",
+        template: "{} [player] has the highest roll|number [*]",
+        example: "R Player has the highest roll",
+        build: |s, _| Some(Msg::Highest(colour_or_letter(s[0])?)),
+    },
+    Form {
         name: "round order",
         template: "the order of [a] [single] [round] [is] {} {} {} [and] {}",
         example: "The order of single round is Yellow, Blue, Red, and Green",
@@ -241,6 +260,17 @@ pub(super) const FORMS: &[Form] = &[
         template: "the {} player has four|4 [04] pieces [named] {*}",
         example: "The Blue player has 4 pieces B1, B2, B3, and B4",
         build: |s, _| Some(Msg::Intro(colour(s[0])?)),
+    },
+    Form {
+        name: "introduction",
+        template: "[the] {} [player] has 04|4 pieces [named] {} {} {} {}",
+        example: "The red player has 04 pieces named R1, R2, R3, R4",
+        build: |s, _| {
+            let c = colour(s[0])?;
+            (1..5)
+                .all(|k| piece(s[k], Some(c)).is_some())
+                .then_some(Msg::Intro(c))
+        },
     },
     Form {
         name: "mystery cell",
@@ -293,5 +323,17 @@ pub(super) const FORMS: &[Form] = &[
         template: "{} [player] is the winner",
         example: "Green player is the winner!",
         build: |s, _| Some(Msg::Wins(colour(s[0])?)),
+    },
+    Form {
+        name: "places",
+        template: "{} place [is] {} [player]",
+        example: "1st place: Yellow",
+        build: ranked,
+    },
+    Form {
+        name: "places",
+        template: "{} {} [player]",
+        example: "2. Red",
+        build: ranked,
     },
 ];

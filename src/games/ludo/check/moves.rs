@@ -805,6 +805,43 @@ impl Checker {
         }
     }
 
+    /// A line of a table of places at the end: the first place announces the winner (unless
+    /// it was announced already); a later place must not rank the winner, nor put a colour
+    /// with all four pieces home below one without.
+    pub(super) fn ranked(&mut self, c: Colour, n: u32) {
+        self.reading("the places are listed at the end");
+        let home = |board: &Board, c: Colour| {
+            PieceId::all(c)
+                .into_iter()
+                .all(|id| board.piece(id).loc == Loc::Home)
+        };
+        match self.report.winner {
+            None if n == 1 => self.wins(c),
+            Some(w) if (w == c) == (n == 1) => {}
+            Some(w) => {
+                self.violation(
+                    "Rule 11",
+                    format!("{} won, so {} is not in place {n}", w.name(), c.name()),
+                );
+            }
+            None => {}
+        }
+        if n > 1 && home(&self.board, c) {
+            self.decide("Rule 11");
+            if let Some(&above) = self.places.iter().find(|&&p| !home(&self.board, p)) {
+                self.violation(
+                    "Rule 11",
+                    format!(
+                        "{} has all four pieces home, so it ranks above {}, which has not",
+                        c.name(),
+                        above.name()
+                    ),
+                );
+            }
+        }
+        self.places.push(c);
+    }
+
     pub(super) fn finish(&mut self) {
         self.line_no = 0;
         self.flush_pending();

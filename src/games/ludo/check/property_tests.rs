@@ -34,9 +34,11 @@ enum Style {
     HomeStraight,
     /// Round banners, pass notes and the first player in other words.
     Banners,
+    /// Home-straight cells numbered 1 to 5, `Home Straight Cell 5` the last.
+    CellsFromOne,
 }
 
-const STYLES: [Style; 8] = [
+const STYLES: [Style; 9] = [
     Style::LSquares,
     Style::Tense,
     Style::Escapes,
@@ -45,6 +47,7 @@ const STYLES: [Style; 8] = [
     Style::Summaries,
     Style::HomeStraight,
     Style::Banners,
+    Style::CellsFromOne,
 ];
 
 fn l_square(loc: Loc, c: Colour) -> String {
@@ -180,6 +183,16 @@ fn restyle(line: &str, style: Style) -> Vec<String> {
             vec![line.to_string(), format!("{} is passing to the next player.", c.name())]
         }
         (Style::Banners, Msg::Separator) => vec![">>> Game round - 2".to_string()],
+        (Style::CellsFromOne, _) => {
+            let mut s = line.to_string();
+            for c in Colour::SEATING {
+                for k in (0..HOME_PATH_CELLS).rev() {
+                    let cell = format!("{}homepath{k}", c.lower());
+                    s = s.replace(&cell, &format!("Home Straight Cell {}", k + 1));
+                }
+            }
+            vec![s]
+        }
         _ => same,
     }
 }
@@ -370,7 +383,7 @@ fn kind(line: &str) -> Option<&'static str> {
         | Msg::Turned(_)
         | Msg::PitaToKotuwa(_) => "mystery cell",
         Msg::Highest(_) | Msg::Order(_) => "first player",
-        Msg::Wins(_) => "winner",
+        Msg::Wins(_) | Msg::Place(..) => "winner",
         Msg::Intro(_) | Msg::Separator | Msg::Note => return None,
     })
 }
@@ -383,7 +396,7 @@ fn one_deleted_line_gives_no_rule_finding_over_1000_games() {
         .filter_map(|seed| {
             let style = STYLES[seed as usize % STYLES.len()];
             let lines = restyled(seed, style);
-            // The kinds turn with the seed (11 and 8 styles: every pair comes up); a game
+            // The kinds turn with the seed (11 and 9 styles: every pair comes up); a game
             // without a line of its kind takes the next kind.
             let (what, at) = (0..KINDS.len()).find_map(|k| {
                 let what = KINDS[(seed as usize + k) % KINDS.len()];

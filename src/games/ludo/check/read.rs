@@ -261,8 +261,65 @@ pub(super) fn read(line: &str, summary: Option<Colour>) -> Reading {
     }
 }
 
+/// The line with each home-straight cell one lower, for a program that numbers the cells 1 to
+/// 5 where the handout numbers them 0 to 4 ("Cell number starts with zero (0)"): `HS5`,
+/// `homepath5` and `Home Straight Cell 5` become the last cell, not Home. A cell 0 becomes
+/// unreadable. `None` when the line names no cell.
+pub(super) fn cells_from_one(line: &str) -> Option<String> {
+    let lower = line
+        .to_lowercase()
+        .replace("home straight cell ", "homepath")
+        .replace("homepath ", "homepath");
+    let mut out = String::with_capacity(lower.len());
+    let mut rest = lower.as_str();
+    let mut changed = false;
+    while let Some(at) = rest.find(|c: char| c.is_ascii_digit()) {
+        let digits = rest[at..]
+            .find(|c: char| !c.is_ascii_digit())
+            .map_or(rest.len(), |n| at + n);
+        out.push_str(&rest[..at]);
+        if names_a_cell(&out) {
+            changed = true;
+            match rest[at..digits].parse::<u32>() {
+                Ok(k) if k > 0 => out.push_str(&(k - 1).to_string()),
+                _ => out.push('x'),
+            }
+        } else {
+            out.push_str(&rest[at..digits]);
+        }
+        rest = &rest[digits..];
+    }
+    out.push_str(rest);
+    changed.then_some(out)
+}
+
+/// Whether the text before a number makes it a home-straight cell: `homepath`, or `hs`, `h-`
+/// or `h` starting a word (or after a colour's name, `redhs2`).
+fn names_a_cell(before: &str) -> bool {
+    if before.ends_with("homepath") {
+        return true;
+    }
+    ["hs", "h-", "h"].iter().any(|marker| {
+        before.strip_suffix(marker).is_some_and(|head| {
+            let head = Colour::SEATING
+                .iter()
+                .find_map(|c| head.strip_suffix(c.lower()))
+                .unwrap_or(head);
+            !head.ends_with(|c: char| c.is_alphanumeric())
+        })
+    })
+}
+
+/// The cell number of a home-straight cell written `hs3` or `h-3`.
+fn cell_word(word: &str) -> Option<&str> {
+    ["hs", "h-"]
+        .iter()
+        .find_map(|p| word.strip_prefix(p))
+        .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+}
+
 /// Phrases of lines that report no change (a pass, a coin toss already shown by the move).
-const NOTES: [&str; 10] = [
+const NOTES: [&str; 12] = [
     "passing to the next player",
     "rolling again",
     "no pieces can be moved",
@@ -273,6 +330,8 @@ const NOTES: [&str; 10] = [
     "another roll",
     "is over",
     "cannot move in homestraight",
+    "rankings",
+    "standings",
 ];
 
 /// The handout's normalisation plus what real programs add around the same words: colour
@@ -325,11 +384,17 @@ pub(super) fn loosen(line: &str) -> String {
     // home-straight cell without its colour takes the colour the line starts with.
     let owner = s.split_whitespace().find_map(colour);
     s.split(' ')
-        .map(|word| match (word.strip_prefix('l'), owner) {
-            (Some(rest), _) if rest.starts_with(|c: char| c.is_ascii_digit()) => rest.to_string(),
-            (_, Some(c)) if word.starts_with("homepath") => format!("{}{word}", c.lower()),
-            _ => word.to_string(),
-        })
+        .map(
+            |word| match (word.strip_prefix('l'), owner, cell_word(word)) {
+                (Some(rest), ..) if rest.starts_with(|c: char| c.is_ascii_digit()) => {
+                    rest.to_string()
+                }
+                (_, Some(c), _) if word.starts_with("homepath") => format!("{}{word}", c.lower()),
+                // `HS3` and `H-3` are `homepath3` in every line, blocked lines included.
+                (_, Some(c), Some(k)) => format!("{}homepath{k}", c.lower()),
+                _ => word.to_string(),
+            },
+        )
         .collect::<Vec<_>>()
         .join(" ")
 }

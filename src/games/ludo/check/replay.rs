@@ -51,67 +51,106 @@ pub(super) fn replay(output: &str) -> Checker {
         summary: None,
         line_no: 0,
         text: String::new(),
+        cells_from_one: None,
+        places: Vec::new(),
     };
+    // While the home straight's numbering is not known, the game is replayed a second time
+    // with its cells read from 1, from the first line that names a cell on.
+    let mut from_one: Option<Checker> = None;
     for (index, raw) in output.lines().enumerate() {
+        if from_one.is_none() && checker.cells_from_one.is_none() && cells_from_one(raw).is_some() {
+            let mut rival = checker.clone();
+            rival.cells_from_one = Some(true);
+            from_one = Some(rival);
+        }
+        let Some(rival) = &mut from_one else {
+            checker.read_line(index, raw);
+            continue;
+        };
+        let before = (checker.trouble(), rival.trouble());
+        checker.read_line(index, raw);
+        rival.read_line(index, raw);
+        // The first line that gives one reading a finding and not the other tells them apart.
+        match (checker.trouble() > before.0, rival.trouble() > before.1) {
+            (true, false) => {
+                rival.reading(
+                    "home straight cells numbered 1 to 5 (homepath5 is the last cell, not Home)",
+                );
+                checker = from_one.take().unwrap_or(checker);
+            }
+            (false, true) => {
+                checker.cells_from_one = Some(false);
+                from_one = None;
+            }
+            _ => {}
+        }
+    }
+    checker
+}
+
+impl Checker {
+    /// Findings and lost track so far: a reading of the home straight's numbering that adds
+    /// to them where the other does not is the wrong one.
+    fn trouble(&self) -> usize {
+        self.report.violations.len()
+            + self.report.withheld
+            + self.report.missing_lines.len()
+            + self.report.not_understood.len()
+    }
+
+    /// Reads and replays line `index` (from 0) of the output.
+    fn read_line(&mut self, index: usize, raw: &str) {
         let text = raw.trim();
         if text.is_empty() {
-            continue;
+            return;
         }
-        checker.report.lines += 1;
-        checker.line_no = index + 1;
-        checker.text = text.to_string();
-        let started = checker.order.is_some() || checker.report.rolls > 0;
-        let msg = match read(text, checker.summary) {
+        self.report.lines += 1;
+        self.line_no = index + 1;
+        self.text = text.to_string();
+        let started = self.order.is_some() || self.report.rolls > 0;
+        let renumbered = match self.cells_from_one {
+            Some(true) => cells_from_one(text),
+            _ => None,
+        };
+        let msg = match read(renumbered.as_deref().unwrap_or(text), self.summary) {
             Reading::Exact(msg) => Some(msg),
             Reading::Tolerated(msg, form) => {
-                checker
-                    .report
-                    .unreadable
-                    .push((index + 1, text.to_string()));
-                checker
-                    .report
+                self.report.unreadable.push((index + 1, text.to_string()));
+                self.report
                     .tolerated
                     .push((index + 1, form, text.to_string()));
                 Some(msg)
             }
             Reading::Decoration => {
                 if !is_separator(text) {
-                    checker
-                        .report
-                        .unreadable
-                        .push((index + 1, text.to_string()));
+                    self.report.unreadable.push((index + 1, text.to_string()));
                 }
                 None
             }
             Reading::NotUnderstood => {
-                checker
-                    .report
-                    .unreadable
-                    .push((index + 1, text.to_string()));
+                self.report.unreadable.push((index + 1, text.to_string()));
                 if started {
-                    checker
-                        .report
+                    self.report
                         .not_understood
                         .push((index + 1, text.to_string()));
                     // Only a line that may have changed the board or the turn is a line
                     // of the game the checker failed to check.
-                    if checker.lose_track(text) {
-                        checker.report.relevant += 1;
+                    if self.lose_track(text) {
+                        self.report.relevant += 1;
                     }
                 }
                 None
             }
         };
-        let Some(msg) = msg else { continue };
+        let Some(msg) = msg else { return };
         if started && !matches!(msg, Msg::Note | Msg::Separator | Msg::LocationHeader(_)) {
-            checker.report.relevant += 1;
-            if checker.certain() {
-                checker.report.checked += 1;
+            self.report.relevant += 1;
+            if self.certain() {
+                self.report.checked += 1;
             }
         }
-        checker.apply(msg);
+        self.apply(msg);
     }
-    checker
 }
 
 /// A line of `=` only, as the handout's location summary prints.
@@ -406,6 +445,7 @@ impl Checker {
             Msg::PitaToKotuwa(id) => self.pita_kotuwa(id, Dir::CounterClockwise),
             Msg::Spawned(n) => self.spawned(n),
             Msg::Wins(c) => self.wins(c),
+            Msg::Place(c, n) => self.ranked(c, n),
             Msg::LooseMove {
                 id,
                 from,

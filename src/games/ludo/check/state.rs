@@ -103,6 +103,7 @@ pub(super) struct Pending {
     pub(super) text: String,
 }
 
+#[derive(Clone)]
 pub(super) struct Checker {
     pub(super) board: Board,
     pub(super) report: Report,
@@ -165,4 +166,9 @@ pub(super) struct Checker {
     pub(super) summary: Option<Colour>,
     pub(super) line_no: usize,
     pub(super) text: String,
+    /// Whether the program numbers its home-straight cells 1 to 5 (`HS5` the last cell, not
+    /// Home), once a line has told; the handout: "Cell number starts with zero (0)".
+    pub(super) cells_from_one: Option<bool>,
+    /// The colours a table of places at the end has listed so far, in order.
+    pub(super) places: Vec<Colour>,
 }

@@ -879,3 +879,177 @@ fn first_round_rolls_in_the_turn_wording_are_not_turns() {
         .contains("first-round rolls are printed in the turn wording"));
     assert_eq!(report.rolls, check(&lines.join("\n")).rolls);
 }
+
+/// The reference game of `seed` with its home-straight cells printed 1 to 5 (`HS5` the last).
+fn cells_from_one_game(seed: u64) -> Vec<String> {
+    game(seed)
+        .iter()
+        .map(|line| {
+            let mut s = line.clone();
+            for c in Colour::SEATING {
+                for k in (0..HOME_PATH_CELLS).rev() {
+                    s = s.replace(
+                        &format!("{}homepath{k}", c.lower()),
+                        &format!("HS{}", k + 1),
+                    );
+                }
+            }
+            s
+        })
+        .collect()
+}
+
+#[test]
+fn home_straight_cells_numbered_from_one_are_read_as_such() {
+    const READING: &str =
+        "home straight cells numbered 1 to 5 (homepath5 is the last cell, not Home)";
+    let lines = cells_from_one_game(3);
+    assert!(lines.iter().any(|l| l.contains("HS5")));
+    let report = check(&lines.join("\n"));
+    assert_eq!(report.violations, []);
+    assert_eq!(report.not_understood, []);
+    assert!(report.readings.contains(READING), "{:?}", report.readings);
+    assert!(report.winner.is_some());
+    for agreement in report.behaviour {
+        assert_eq!(agreement.agreed, agreement.decisions);
+    }
+    // Numbered from 0 as the handout does, the same game is no such reading.
+    let handout = check(&game(3).join("\n"));
+    assert!(!handout.readings.contains(READING));
+    assert_eq!(handout.violations, []);
+}
+
+#[test]
+fn cells_numbered_from_one_are_renumbered_line_by_line() {
+    // `HS5` then a move from it: the last cell, which a piece leaves for Home.
+    assert_eq!(
+        cells_from_one("Red moves piece R1 from location HS5 to Home").as_deref(),
+        Some("red moves piece r1 from location hs4 to home")
+    );
+    assert_eq!(
+        cells_from_one("Y1 -> Home Straight Cell 1").as_deref(),
+        Some("y1 -> homepath0")
+    );
+    // A cell 0 is no cell when the cells are numbered from 1.
+    assert_eq!(
+        cells_from_one("Piece 2 -> redhomepath0").as_deref(),
+        Some("piece 2 -> redhomepathx")
+    );
+    for line in [
+        "Red player rolled 5.",
+        "Piece 2 -> L16",
+        "with2",
+        "\u{1b}[0;31mRed",
+    ] {
+        assert_eq!(cells_from_one(line), None, "{line}");
+    }
+}
+
+/// The reference game of `seed` with each line its message turns into `edit` rewritten.
+fn edited_game(seed: u64, edit: impl Fn(&Msg) -> Option<Vec<String>>) -> Vec<String> {
+    let lines = game(seed);
+    let edited: Vec<String> = lines
+        .iter()
+        .flat_map(|l| msg(l).and_then(|m| edit(&m)).unwrap_or(vec![l.clone()]))
+        .collect();
+    assert_ne!(edited, lines);
+    edited
+}
+
+/// Checks an edited game that must read in full with no finding; returns its report.
+fn reads_in_full(lines: &[String]) -> Report {
+    let report = check(&lines.join("\n"));
+    assert_eq!(report.violations, []);
+    assert_eq!(report.not_understood, []);
+    assert_eq!(report.missing, Vec::<String>::new());
+    assert!(report.winner.is_some());
+    for agreement in report.behaviour {
+        assert_eq!(agreement.agreed, agreement.decisions);
+    }
+    report
+}
+
+#[test]
+fn introductions_with_digits_and_no_and_are_introductions() {
+    let lines = edited_game(5, |m| match *m {
+        Msg::Intro(c) => Some(vec![format!(
+            "The {} player has 04 pieces named {}",
+            c.lower(),
+            PieceId::all(c).map(|id| id.to_string()).join(", ")
+        )]),
+        _ => None,
+    });
+    let report = reads_in_full(&lines);
+    let forms: Vec<&str> = report.tolerated.iter().map(|t| t.1).collect();
+    assert_eq!(forms, ["introduction"; 4]);
+}
+
+#[test]
+fn a_first_player_named_by_its_letter_is_the_first_player() {
+    for (seed, wording) in [
+        (6, "{} Player has the highest roll"),
+        (7, "{} has the highest roll, starts the game"),
+    ] {
+        let lines = edited_game(seed, |m| match *m {
+            Msg::Highest(c) => {
+                let name = if seed == 6 {
+                    c.letter().to_string()
+                } else {
+                    c.name().to_string()
+                };
+                Some(vec![wording.replace("{}", &name)])
+            }
+            _ => None,
+        });
+        let report = reads_in_full(&lines);
+        let forms: Vec<&str> = report.tolerated.iter().map(|t| t.1).collect();
+        assert_eq!(forms, ["first player"], "{wording}");
+    }
+}
+
+/// The reference game of `seed` announcing its winner as a table of places, the others in
+/// `rest` order after it.
+fn places_game(seed: u64, first: impl Fn(Colour) -> String) -> Vec<String> {
+    edited_game(seed, |m| match *m {
+        Msg::Wins(w) => {
+            let mut table = vec!["Final Rankings:".to_string(), first(w)];
+            let others = Colour::SEATING.into_iter().filter(|&c| c != w);
+            table.extend(
+                others
+                    .enumerate()
+                    .map(|(k, c)| format!("{}. {}", k + 2, c.name())),
+            );
+            Some(table)
+        }
+        _ => None,
+    })
+}
+
+#[test]
+fn a_table_of_places_announces_the_winner_and_reads_the_later_places() {
+    let winner = check(&game(8).join("\n")).winner;
+    let firsts: [fn(Colour) -> String; 2] = [
+        |w| format!("1st place: {}", w.name()),
+        |w| format!("1. {}", w.name()),
+    ];
+    for first in firsts {
+        let report = reads_in_full(&places_game(8, first));
+        assert_eq!(report.winner, winner);
+        assert!(report.readings.contains("the places are listed at the end"));
+    }
+    // A table that puts another colour first announces a winner with pieces still out.
+    let lines = edited_game(8, |m| match *m {
+        Msg::Wins(w) => {
+            let other = Colour::SEATING.into_iter().find(|&c| c != w).unwrap_or(w);
+            Some(vec![
+                "Final Rankings:".into(),
+                format!("1. {}", other.name()),
+            ])
+        }
+        _ => None,
+    });
+    let report = check(&lines.join("\n"));
+    assert_eq!(report.winner, None);
+    let rules: Vec<&str> = report.violations.iter().map(|v| v.rule).collect();
+    assert_eq!(rules, ["Rule 11"]);
+}

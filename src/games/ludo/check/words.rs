@@ -49,6 +49,9 @@ pub(super) enum Msg {
     PitaToKotuwa(PieceId),
     Spawned(u32),
     Wins(Colour),
+    /// A colour's place in a table of places at the end (`1st place: Yellow`, `2. Red`): the
+    /// first place is the winner.
+    Place(Colour, u32),
     /// A roll whose wording does not say which phase it belongs to (`Blue rolls 6`, `Blue has
     /// rolled 6`): a first-round roll until the first player is known, a turn after.
     AnyRoll(Colour, u32),
