@@ -11,6 +11,7 @@
 mod certainty;
 #[cfg(test)]
 mod feature_tests;
+mod features;
 mod forms;
 mod judge;
 mod moves;
@@ -31,6 +32,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::board::Colour;
 
+pub use features::Feature;
 pub use judge::{coverage_factor, feature_charge, judge_run, rule_share, verdicts};
 
 /// A colour whose choices agree this often with its stated behaviour gets full marks: the
@@ -113,111 +115,6 @@ pub struct Report {
     pub shown: BTreeSet<Feature>,
 }
 
-/// A feature of the handout's game that a printed game may show: counted over a case's runs
-/// and compared with the model's games for the same clocks, a feature the model shows in
-/// most games and the program in none costs its share of `rules` (see `feature_charge`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Feature {
-    LeaveBase,
-    Capture,
-    CaptureBonus,
-    Block,
-    HomeStraight,
-    Home,
-    ThirdSix,
-    MysteryCell,
-    ToBhawana,
-    ToKotuwa,
-    ToPitaKotuwa,
-    ToBase,
-    ToX,
-    ToApproach,
-    Winner,
-}
-
-impl Feature {
-    pub const ALL: [Feature; 15] = [
-        Feature::LeaveBase,
-        Feature::Capture,
-        Feature::CaptureBonus,
-        Feature::Block,
-        Feature::HomeStraight,
-        Feature::Home,
-        Feature::ThirdSix,
-        Feature::MysteryCell,
-        Feature::ToBhawana,
-        Feature::ToKotuwa,
-        Feature::ToPitaKotuwa,
-        Feature::ToBase,
-        Feature::ToX,
-        Feature::ToApproach,
-        Feature::Winner,
-    ];
-
-    /// The feature's key in a case's tally of features shown.
-    pub fn key(self) -> &'static str {
-        match self {
-            Feature::LeaveBase => "leaving base",
-            Feature::Capture => "captures",
-            Feature::CaptureBonus => "a capture's bonus roll",
-            Feature::Block => "blocks",
-            Feature::HomeStraight => "the home straight",
-            Feature::Home => "the exact roll Home",
-            Feature::ThirdSix => "the third six",
-            Feature::MysteryCell => "the mystery cell",
-            Feature::ToBhawana => "the mystery cell's teleport to Bhawana",
-            Feature::ToKotuwa => "the mystery cell's teleport to Kotuwa",
-            Feature::ToPitaKotuwa => "the mystery cell's teleport to Pita-Kotuwa",
-            Feature::ToBase => "the mystery cell's teleport to base",
-            Feature::ToX => "the mystery cell's teleport to X",
-            Feature::ToApproach => "the mystery cell's teleport to the Approach",
-            Feature::Winner => "the winner",
-        }
-    }
-
-    /// What a run that never shows the feature never did, and what the model's games do.
-    fn absence(self) -> (&'static str, &'static str) {
-        match self {
-            Feature::LeaveBase => ("no piece ever left base", "leaves base"),
-            Feature::Capture => ("no piece was ever captured", "captures"),
-            Feature::CaptureBonus => (
-                "no capture was followed by its bonus roll",
-                "rolls again after a capture",
-            ),
-            Feature::Block => ("no block was ever formed", "forms a block"),
-            Feature::HomeStraight => (
-                "no piece ever entered its home straight",
-                "enters a home straight",
-            ),
-            Feature::Home => ("no piece ever reached Home", "brings a piece Home"),
-            Feature::ThirdSix => (
-                "no player ever rolled a third six in a row",
-                "rolls a third six",
-            ),
-            Feature::MysteryCell => ("no mystery cell ever appeared", "spawns a mystery cell"),
-            Feature::ToBhawana => (
-                "no piece was ever teleported to Bhawana",
-                "teleports to Bhawana",
-            ),
-            Feature::ToKotuwa => (
-                "no piece was ever teleported to Kotuwa",
-                "teleports to Kotuwa",
-            ),
-            Feature::ToPitaKotuwa => (
-                "no piece was ever teleported to Pita-Kotuwa",
-                "teleports to Pita-Kotuwa",
-            ),
-            Feature::ToBase => ("no piece was ever teleported to base", "teleports to base"),
-            Feature::ToX => ("no piece was ever teleported to X", "teleports to X"),
-            Feature::ToApproach => (
-                "no piece was ever teleported to its Approach",
-                "teleports to an Approach",
-            ),
-            Feature::Winner => ("no winner was ever announced", "announces a winner"),
-        }
-    }
-}
-
 /// Checks one printed game.
 pub fn check(output: &str) -> Report {
     let mut checker = replay::replay(output);
@@ -226,6 +123,9 @@ pub fn check(output: &str) -> Report {
     if report.winner.is_some() {
         report.shown.insert(Feature::Winner);
     }
+    report
+        .shown
+        .extend(output.lines().flat_map(features::named_in));
     if report.missing_lines.is_empty() && report.not_understood.is_empty() {
         for (all, idle) in report.behaviour.iter_mut().zip(report.idle_behaviour) {
             all.decisions += idle.decisions;

@@ -784,7 +784,13 @@ impl Checker {
             // The move of the last piece home, on the roll just made, is missing.
             self.gap();
             self.report.winner.get_or_insert(c);
-        } else if out.is_empty() {
+        } else if out.is_empty() || !self.winner_certain(c) {
+            // A winner announced while the replay has lost track of its pieces (a line not
+            // read, a line missing) is taken as announced: the checker does not know that a
+            // piece is still out, so it does not take the win away.
+            if !out.is_empty() {
+                self.reading("a winner announced while the checker had lost track of its pieces is taken as announced");
+            }
             if self.report.winner.is_none() {
                 self.report.winner = Some(c);
             } else {
@@ -840,6 +846,15 @@ impl Checker {
             }
         }
         self.places.push(c);
+    }
+
+    /// Whether the replay knows where every piece of `c` is (none unknown or found again
+    /// after a lost line) and the turn.
+    fn winner_certain(&self, c: Colour) -> bool {
+        self.certain()
+            && PieceId::all(c)
+                .into_iter()
+                .all(|id| !self.unknown.contains(&id) && !self.suspect.contains(&id))
     }
 
     pub(super) fn finish(&mut self) {

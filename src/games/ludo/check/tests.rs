@@ -261,6 +261,41 @@ fn a_winner_with_a_piece_still_out_is_rule_11() {
     assert_eq!((v.line, v.rule), (lines.len(), "Rule 11"));
 }
 
+/// A winner announced after a line the checker could not read, about the winner's last piece,
+/// is taken as announced: the checker lost track of that piece, so it cannot say it is still
+/// out (issue 29: programs whose winners were unread or unreplayable lost `finishes`).
+#[test]
+fn a_winner_announced_after_a_line_not_read_is_taken_as_announced() {
+    let mut lines = game(3);
+    let Some(Msg::Wins(winner)) = lines.last().and_then(|l| msg(l)) else {
+        panic!("the reference game ends with a winner");
+    };
+    let home_moves: Vec<usize> = (0..lines.len())
+        .filter(
+            |&i| matches!(msg(&lines[i]), Some(Msg::Move { colour, to: Loc::Home, .. }) if colour == winner),
+        )
+        .collect();
+    let Some(Msg::Move { id: last, .. }) = msg(&lines[home_moves[home_moves.len() - 1]]) else {
+        unreachable!("found as a move")
+    };
+    // The game up to the third piece home, then a line about the last piece the checker
+    // cannot read, then the win: that piece may be Home for all the checker knows.
+    lines.truncate(home_moves[home_moves.len() - 2] + 1);
+    lines.push(format!("{last} ~~ zooms off the board ~~"));
+    lines.push(format!("{} player wins!!!", winner.name()));
+    let report = check(&(lines.join("\n") + "\n"));
+    assert_eq!(report.winner, Some(winner));
+    assert!(
+        report.violations.iter().all(|v| v.rule != "Rule 11"),
+        "{:?}",
+        report.violations
+    );
+    assert!(report
+        .readings
+        .iter()
+        .any(|r| r.contains("lost track of its pieces is taken as announced")));
+}
+
 /// The start of the hand-written games: Red begins and brings R1 out to X (26).
 pub(super) const RED_ENTERS: &str = "The red player has four (04) pieces named R1, R2, R3, and R4.
 The green player has four (04) pieces named G1, G2, G3, and G4.
