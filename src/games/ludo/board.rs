@@ -436,6 +436,12 @@ impl Board {
     /// Steps left to Home along the piece's own direction, as if the home straight were open
     /// (the behaviours' "closest to home"); pieces in base are farthest.
     pub fn distance_home(&self, id: PieceId) -> u32 {
+        self.distance_home_under(id, EnterPolicy::Strict)
+    }
+
+    /// `distance_home` when pieces turn in by `policy`: under `WhenCaptured` a piece that has
+    /// captured owes no lap, whatever its direction and Approach count.
+    pub fn distance_home_under(&self, id: PieceId, policy: EnterPolicy) -> u32 {
         let piece = self.piece(id);
         match piece.loc {
             Loc::Base => 1000,
@@ -456,7 +462,11 @@ impl Board {
                 } else {
                     piece.passes + 1
                 };
-                let lap = if arrivals >= needed { 0 } else { SQUARES };
+                let open = match policy {
+                    EnterPolicy::WhenCaptured => piece.captures >= 1 || arrivals >= needed,
+                    _ => arrivals >= needed,
+                };
+                let lap = if open { 0 } else { SQUARES };
                 u32::from(to_approach) + u32::from(lap) + u32::from(HOME_PATH_CELLS) + 1
             }
         }

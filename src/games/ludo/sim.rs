@@ -2,7 +2,8 @@
 //! the four player behaviours, printed with the handout's section-3 messages.
 
 use super::board::{
-    Aura, Board, Colour, Dir, EnterPolicy, Layout, Loc, PieceId, Walk, FROM_APPROACH, SQUARES,
+    Aura, Board, Colour, Dir, EnterPolicy, Layout, Loc, PieceId, Walk, FROM_APPROACH, FROM_ZERO,
+    SQUARES,
 };
 use super::{FINISHES, MESSAGES};
 use crate::games::Transcript;
@@ -40,6 +41,119 @@ impl SplitMix64 {
 
     pub fn die(&mut self) -> u32 {
         self.below(6) + 1
+    }
+}
+
+/// Readings of the handout that a correct program may take where the model takes another
+/// (each quoted in `specs/ludo/README.md`). `Readings::MODEL`, the default, is the model's
+/// game: `simulate(seed)` is `simulate_with(seed, &Readings::MODEL)`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Readings {
+    /// Rule 10 read strictly: a piece in the home straight moves only on the exact roll Home,
+    /// never within the straight, so a roll only such pieces could use is ignored (Rule 7).
+    pub exact_home_only: bool,
+    /// 2.1.4: Blue moves a counter-clockwise piece that lands on the mystery cell before the
+    /// next one in its cycle, and passes over a clockwise piece whose move lands on it when
+    /// another piece can move.
+    pub blue_mystery: bool,
+    /// CS-1's "second time" counted from before the capture: a piece that has captured turns
+    /// in at its next Approach, whatever its direction.
+    pub turn_in_after_capture: bool,
+    /// Rule 11: the game goes on for second, third and fourth places; finished players are
+    /// skipped and each later finisher is announced in turn.
+    pub play_for_places: bool,
+    /// Rule 4 and CS-2 each grant a roll: a six that also captures earns two.
+    pub six_capture_two_rolls: bool,
+    /// A tie for the highest first roll is rolled again by every player.
+    pub reroll_first_ties: bool,
+    /// Bhawana, Kotuwa and Pita-Kotuwa counted from square 0 (9, 27, 46).
+    pub layout_from_zero: bool,
+}
+
+impl Readings {
+    pub const MODEL: Readings = Readings {
+        exact_home_only: false,
+        blue_mystery: false,
+        turn_in_after_capture: false,
+        play_for_places: false,
+        six_capture_two_rolls: false,
+        reroll_first_ties: false,
+        layout_from_zero: false,
+    };
+
+    pub const ALL: Readings = Readings {
+        exact_home_only: true,
+        blue_mystery: true,
+        turn_in_after_capture: true,
+        play_for_places: true,
+        six_capture_two_rolls: true,
+        reroll_first_ties: true,
+        layout_from_zero: true,
+    };
+
+    /// Each reading alone, by name.
+    pub fn each() -> [(&'static str, Readings); 7] {
+        let m = Readings::MODEL;
+        [
+            (
+                "exact roll home only",
+                Readings {
+                    exact_home_only: true,
+                    ..m
+                },
+            ),
+            (
+                "Blue's mystery-cell preference",
+                Readings {
+                    blue_mystery: true,
+                    ..m
+                },
+            ),
+            (
+                "turning in after a capture",
+                Readings {
+                    turn_in_after_capture: true,
+                    ..m
+                },
+            ),
+            (
+                "play on for places",
+                Readings {
+                    play_for_places: true,
+                    ..m
+                },
+            ),
+            (
+                "a six that captures earns two rolls",
+                Readings {
+                    six_capture_two_rolls: true,
+                    ..m
+                },
+            ),
+            (
+                "first-roll ties rolled again",
+                Readings {
+                    reroll_first_ties: true,
+                    ..m
+                },
+            ),
+            (
+                "layout from square 0",
+                Readings {
+                    layout_from_zero: true,
+                    ..m
+                },
+            ),
+        ]
+    }
+
+    /// When a piece turns from its Approach into the home straight.
+    pub fn enter_policy(&self) -> EnterPolicy {
+        if self.turn_in_after_capture {
+            EnterPolicy::WhenCaptured
+        } else {
+            EnterPolicy::Strict
+        }
     }
 }
 
@@ -117,6 +231,17 @@ pub fn single_move(
     roll: u32,
     round: u32,
 ) -> Option<Result<SingleMove, Stopped>> {
+    single_move_with(board, id, roll, round, &Readings::MODEL)
+}
+
+/// `single_move` under `readings`.
+pub fn single_move_with(
+    board: &Board,
+    id: PieceId,
+    roll: u32,
+    round: u32,
+    readings: &Readings,
+) -> Option<Result<SingleMove, Stopped>> {
     let piece = board.piece(id);
     let dir = piece.dir?;
     if !matches!(piece.loc, Loc::Square(_) | Loc::HomePath(_)) || briefed_in(piece.briefing, round)
@@ -127,7 +252,16 @@ pub fn single_move(
     if steps == 0 {
         return None;
     }
-    match board.walk(id, dir, steps, EnterPolicy::Strict, 1, true) {
+    let policy = readings.enter_policy();
+    match board.walk(id, dir, steps, policy, 1, true) {
+        // Read strictly, Rule 10 lets a piece in the home straight move only Home.
+        Walk::Reached { dest, .. }
+            if readings.exact_home_only
+                && matches!(piece.loc, Loc::HomePath(_))
+                && dest != Loc::Home =>
+        {
+            None
+        }
         Walk::Reached { dest, passes } => Some(Ok(SingleMove {
             id,
             steps,
@@ -146,17 +280,17 @@ pub fn single_move(
             by,
             steps: steps_done,
             passes,
-            would: unblocked_dest(board, id, dir, steps),
+            would: unblocked_dest(board, id, dir, steps, policy),
         })),
         Walk::Overshoot => None,
     }
 }
 
 /// Where a walk ends when no opponent stands in the way (for the "blocked from" message).
-fn unblocked_dest(board: &Board, id: PieceId, dir: Dir, steps: u32) -> Loc {
+fn unblocked_dest(board: &Board, id: PieceId, dir: Dir, steps: u32, policy: EnterPolicy) -> Loc {
     let mut alone = Board::new();
     *alone.piece_mut(id) = board.piece(id).clone();
-    match alone.walk(id, dir, steps, EnterPolicy::Strict, 1, true) {
+    match alone.walk(id, dir, steps, policy, 1, true) {
         Walk::Reached { dest, .. } => dest,
         _ => board.piece(id).loc,
     }
@@ -172,6 +306,17 @@ fn block_dir(board: &Board, ids: &[PieceId]) -> Option<Dir> {
 
 /// Every move of two or more pieces sharing a square, by the roll divided by their number.
 pub fn block_moves(board: &Board, colour: Colour, roll: u32, round: u32) -> Vec<BlockMove> {
+    block_moves_with(board, colour, roll, round, &Readings::MODEL)
+}
+
+/// `block_moves` under `readings`.
+pub fn block_moves_with(
+    board: &Board,
+    colour: Colour,
+    roll: u32,
+    round: u32,
+    readings: &Readings,
+) -> Vec<BlockMove> {
     let mut moves = Vec::new();
     let mut squares: Vec<u8> = PieceId::all(colour)
         .into_iter()
@@ -201,7 +346,7 @@ pub fn block_moves(board: &Board, colour: Colour, roll: u32, round: u32) -> Vec<
         for &id in &ids {
             let own = board.piece(id).dir == Some(dir);
             let policy = if own {
-                EnterPolicy::Strict
+                readings.enter_policy()
             } else {
                 EnterPolicy::Never
             };
@@ -222,14 +367,20 @@ pub fn block_moves(board: &Board, colour: Colour, roll: u32, round: u32) -> Vec<
     moves
 }
 
-pub fn options(board: &Board, colour: Colour, roll: u32, round: u32) -> Options {
+pub fn options(
+    board: &Board,
+    colour: Colour,
+    roll: u32,
+    round: u32,
+    readings: &Readings,
+) -> Options {
     let mut opts = Options {
         enter: entry(board, colour, roll),
-        blocks: block_moves(board, colour, roll, round),
+        blocks: block_moves_with(board, colour, roll, round, readings),
         ..Options::default()
     };
     for id in PieceId::all(colour) {
-        match single_move(board, id, roll, round) {
+        match single_move_with(board, id, roll, round, readings) {
             Some(Ok(single)) => opts.singles.push(single),
             Some(Err(stopped)) => opts.stopped.push(stopped),
             None => {}
@@ -265,14 +416,24 @@ struct Sim {
     first_entry_round: Option<u32>,
     blue_next: usize,
     threes: [u32; 4],
+    readings: Readings,
 }
 
 /// The game the reference plays from `seed`.
 pub fn simulate(seed: u64) -> Transcript {
+    simulate_with(seed, &Readings::MODEL)
+}
+
+/// The game a correct program taking `readings` plays from `seed`.
+pub fn simulate_with(seed: u64, readings: &Readings) -> Transcript {
     let mut sim = Sim {
         rng: SplitMix64::new(seed),
         board: Board::new(),
-        layout: FROM_APPROACH,
+        layout: if readings.layout_from_zero {
+            FROM_ZERO
+        } else {
+            FROM_APPROACH
+        },
         out: Transcript::new(),
         round: 1,
         order: Colour::SEATING,
@@ -281,6 +442,7 @@ pub fn simulate(seed: u64) -> Transcript {
         first_entry_round: None,
         blue_next: 0,
         threes: [0; 4],
+        readings: *readings,
     };
     sim.play();
     sim.out
@@ -299,16 +461,24 @@ impl Sim {
                 colour.lower()
             ));
         }
-        let mut best: Option<(u32, Colour)> = None;
-        for colour in Colour::SEATING {
-            let roll = self.rng.die();
-            self.say(&format!("{} rolls {roll}", colour.name()));
-            // Ties go to the first of the highest in seating order.
-            if best.is_none_or(|(b, _)| roll > b) {
-                best = Some((roll, colour));
+        let first = loop {
+            let mut best: Option<(u32, Colour)> = None;
+            let mut tied = false;
+            for colour in Colour::SEATING {
+                let roll = self.rng.die();
+                self.say(&format!("{} rolls {roll}", colour.name()));
+                // Ties go to the first of the highest in seating order, or are rolled again.
+                if best.is_none_or(|(b, _)| roll > b) {
+                    best = Some((roll, colour));
+                    tied = false;
+                } else if best.is_some_and(|(b, _)| roll == b) {
+                    tied = true;
+                }
             }
-        }
-        let first = best.map_or(Colour::Red, |(_, c)| c);
+            if !(tied && self.readings.reroll_first_ties) {
+                break best.map_or(Colour::Red, |(_, c)| c);
+            }
+        };
         self.order = [0, 1, 2, 3].map(|k| Colour::SEATING[(first.index() + k) % 4]);
         self.say(&format!(
             "{} player has the highest roll and will begin the game.",
@@ -318,13 +488,22 @@ impl Sim {
         self.say(&format!(
             "The order of a single round is {a}, {b}, {c}, and {d}."
         ));
+        // Colours in the order they brought all four pieces home.
+        let mut finished: Vec<Colour> = Vec::new();
         while self.round <= MAX_ROUNDS {
             for colour in self.order {
+                if finished.contains(&colour) {
+                    continue;
+                }
                 self.turn(colour);
                 if self.board.all_home(colour) {
+                    // Later places are announced in the handout's winner wording, in order.
                     self.out
                         .println(FINISHES, &format!("{} player wins!!!", colour.name()));
-                    return;
+                    finished.push(colour);
+                    if !self.readings.play_for_places || finished.len() == 3 {
+                        return;
+                    }
                 }
             }
             self.end_round();
@@ -334,6 +513,9 @@ impl Sim {
 
     fn turn(&mut self, colour: Colour) {
         let mut sixes = 0;
+        // Extra rolls earned and not yet taken (only counted when a six and a capture each
+        // earn one).
+        let mut owed = 0u32;
         loop {
             let roll = self.rng.die();
             self.say(&format!("{} player rolled {roll}.", colour.name()));
@@ -344,7 +526,16 @@ impl Sim {
             }
             self.cs13_threes(colour, roll);
             let captured = self.act(colour, roll);
-            if self.board.all_home(colour) || !(roll == 6 || captured) {
+            if self.board.all_home(colour) {
+                return;
+            }
+            if self.readings.six_capture_two_rolls {
+                owed = (owed + u32::from(roll == 6) + u32::from(captured)).min(2);
+                if owed == 0 {
+                    return;
+                }
+                owed -= 1;
+            } else if !(roll == 6 || captured) {
                 return;
             }
         }
@@ -374,7 +565,7 @@ impl Sim {
     /// CS-6: on the third six a blockade is broken: all pieces but one move on in their own
     /// direction, six squares between them.
     fn break_blockade(&mut self, colour: Colour) {
-        let Some(block) = block_moves(&self.board, colour, 6, self.round)
+        let Some(block) = block_moves_with(&self.board, colour, 6, self.round, &self.readings)
             .into_iter()
             .next()
         else {
@@ -388,7 +579,7 @@ impl Sim {
             };
             match self
                 .board
-                .walk(id, dir, steps, EnterPolicy::Strict, 1, true)
+                .walk(id, dir, steps, self.readings.enter_policy(), 1, true)
             {
                 Walk::Reached { dest, passes } => {
                     self.move_piece(id, dest, passes, steps, dir);
@@ -409,12 +600,13 @@ impl Sim {
     }
 
     fn choose(&mut self, colour: Colour, roll: u32) -> Option<Choice> {
-        let opts = options(&self.board, colour, roll, self.round);
+        let opts = options(&self.board, colour, roll, self.round, &self.readings);
         let board = &self.board;
+        let policy = self.readings.enter_policy();
         let closest = |moves: Vec<&SingleMove>| {
             moves
                 .into_iter()
-                .min_by_key(|m| (board.distance_home(m.id), m.id.index))
+                .min_by_key(|m| (board.distance_home_under(m.id, policy), m.id.index))
                 .cloned()
         };
         let own_at = |dest: Loc| dest.square().is_some_and(|n| board.count_at(colour, n) > 0);
@@ -492,19 +684,41 @@ impl Sim {
                 .or_else(|| closest(opts.singles.iter().collect()))
                 .map(Choice::Single)
             }),
-            Colour::Blue => (0..4).find_map(|k| {
-                let index = (self.blue_next + k) % 4;
-                let id = PieceId { colour, index };
-                if opts.enter.is_some() && board.piece(id).loc == Loc::Base {
-                    Some(Choice::Enter(id))
-                } else {
-                    opts.singles
-                        .iter()
-                        .find(|m| m.id == id)
-                        .cloned()
-                        .map(Choice::Single)
-                }
-            }),
+            Colour::Blue => {
+                let cycle = (0..4).map(|k| PieceId {
+                    colour,
+                    index: (self.blue_next + k) % 4,
+                });
+                let single = |id: PieceId| opts.singles.iter().find(|m| m.id == id);
+                let cell = self
+                    .mystery
+                    .filter(|_| self.readings.blue_mystery)
+                    .map(|(n, _)| Loc::Square(n));
+                let onto_cell = |id: PieceId, dir: Dir| {
+                    board.piece(id).dir == Some(dir)
+                        && single(id).is_some_and(|m| Some(m.dest) == cell)
+                };
+                let pick = |skip: &dyn Fn(PieceId) -> bool| {
+                    cycle.clone().find_map(|id| {
+                        if opts.enter.is_some() && board.piece(id).loc == Loc::Base {
+                            Some(Choice::Enter(id))
+                        } else {
+                            single(id)
+                                .filter(|_| !skip(id))
+                                .cloned()
+                                .map(Choice::Single)
+                        }
+                    })
+                };
+                cycle
+                    .clone()
+                    .find(|&id| onto_cell(id, Dir::CounterClockwise))
+                    .and_then(single)
+                    .cloned()
+                    .map(Choice::Single)
+                    .or_else(|| pick(&|id| onto_cell(id, Dir::Clockwise)))
+                    .or_else(|| pick(&|_| false))
+            }
         };
         choice
             .or_else(|| opts.blocks.first().cloned().map(Choice::Block))

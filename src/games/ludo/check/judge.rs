@@ -2,7 +2,9 @@
 //! of one run.
 
 use super::super::board::{Board, Colour, Dir, Loc, PieceId, HOME_PATH_CELLS};
-use super::super::sim::{block_moves, captures_at, entry, single_move, SingleMove, Stopped};
+use super::super::sim::{
+    block_moves_with, captures_at, entry, single_move_with, Readings, SingleMove, Stopped,
+};
 use super::super::{BEHAVIOUR, FINISHES, MESSAGES, RULES, STRUCTURE};
 use super::state::*;
 use super::*;
@@ -18,19 +20,20 @@ impl Checker {
         if roll.sixes >= 3 || roll.uncertain || roll.broke_rule || !(1..=6).contains(&roll.value) {
             return;
         }
-        let agreed = match roll.colour {
-            Colour::Red => judge_red(roll),
-            Colour::Green => judge_green(roll),
-            Colour::Yellow => judge_yellow(roll),
-            // Blue's cycle is followed on every roll, judged or not.
-            Colour::Blue => self.judge_blue(roll),
+        // A choice the model's reading of the moves finds against the behaviour is looked at
+        // again under the other accepted readings.
+        let model = self.verdict_under(roll, &Readings::MODEL);
+        let agreed = if model == Some(false) {
+            MOVE_READINGS[1..].iter().fold(model, |verdict, r| {
+                either(verdict, self.verdict_under(roll, r))
+            })
+        } else {
+            model
         };
-        // Rule 7 ignores a roll only when no piece can make the move, so a roll that did
-        // nothing while a piece could leave base or move disagrees with every behaviour.
-        let agreed = match agreed {
-            None if !roll.acted() && could_act(roll) == Tri::Yes => Some(false),
-            decided => decided,
-        };
+        // Blue's cycle is followed on every roll, judged or not.
+        if let Some(m) = blue_moved(roll, &self.board) {
+            self.blue_next = (m.index + 1) % 4;
+        }
         // Such a choice is judged even where this colour's other choices are not (a piece
         // of unsure Approach count changes nothing about it).
         let against_every_reading = against_every_reading(roll, &self.suspect);
@@ -88,44 +91,151 @@ impl Checker {
         }
     }
 
-    pub(super) fn judge_blue(&mut self, roll: &Roll) -> Option<bool> {
-        let moved = if roll.entered {
-            PieceId::all(Colour::Blue).into_iter().find(|&id| {
-                roll.before.piece(id).loc == Loc::Base && self.board.piece(id).loc != Loc::Base
-            })
-        } else if roll.moved.len() == 1 && roll.stopped.is_none() {
-            Some(roll.moved[0].0)
-        } else {
-            None
-        };
-        let expected = (0..4).map(|k| PieceId {
-            colour: Colour::Blue,
-            index: (self.blue_next + k) % 4,
-        });
-        let mut verdict = None;
-        for id in expected {
-            let can = if roll.before.piece(id).loc == Loc::Base {
-                Tri::from(entry(&roll.before, Colour::Blue, roll.value).is_some())
-            } else {
-                outcomes(roll, id, |r| r.is_some_and(|m| m.is_ok()))
-            };
-            match can {
-                Tri::No => continue,
-                Tri::Maybe => break,
-                Tri::Yes => {
-                    let base = roll.before.piece(id).loc == Loc::Base;
-                    verdict = moved.map(|m| {
-                        m == id || (base && roll.entered && roll.before.piece(m).loc == Loc::Base)
-                    });
-                    break;
+    /// The roll's agreement with its colour's behaviour under one reading of the moves.
+    fn verdict_under(&self, roll: &Roll, r: &Readings) -> Option<bool> {
+        let agreed = match roll.colour {
+            Colour::Red => judge_red(roll, r),
+            Colour::Green => judge_green(roll, r),
+            Colour::Yellow => judge_yellow(roll, r),
+            Colour::Blue => {
+                let moved = blue_moved(roll, &self.board);
+                let cyclic = judge_blue(roll, self.blue_next, moved, r);
+                match roll.mystery {
+                    Some(cell) if cyclic == Some(false) => either(
+                        cyclic,
+                        judge_blue_mystery(roll, self.blue_next, moved, cell, r),
+                    ),
+                    _ => cyclic,
                 }
             }
+        };
+        // Rule 7 ignores a roll only when no piece can make the move, so a roll that did
+        // nothing while a piece could leave base or move disagrees with every behaviour.
+        match agreed {
+            None if !roll.acted() && could_act(roll, r) == Tri::Yes => Some(false),
+            decided => decided,
         }
-        if let Some(m) = moved {
-            self.blue_next = (m.index + 1) % 4;
-        }
-        verdict
     }
+}
+
+/// The readings of the rules that change which moves a colour has, the model's first: Rule
+/// 10 read strictly (a piece in the home straight moves only on the exact roll Home) and
+/// turning in at the next Approach after a capture (CS-1), alone and together.
+const MOVE_READINGS: [Readings; 4] = [
+    Readings::MODEL,
+    Readings {
+        exact_home_only: true,
+        ..Readings::MODEL
+    },
+    Readings {
+        turn_in_after_capture: true,
+        ..Readings::MODEL
+    },
+    Readings {
+        exact_home_only: true,
+        turn_in_after_capture: true,
+        ..Readings::MODEL
+    },
+];
+
+/// The verdict of a choice under two readings: it agrees when it agrees under either, is
+/// not judged when either cannot decide it, and disagrees only when both say so.
+fn either(first: Option<bool>, other: Option<bool>) -> Option<bool> {
+    match (first, other) {
+        (Some(true), _) | (_, Some(true)) => Some(true),
+        (None, _) | (_, None) => None,
+        (Some(false), Some(false)) => Some(false),
+    }
+}
+
+/// The one piece Blue's roll brought out or moved alone, if it did.
+fn blue_moved(roll: &Roll, after: &Board) -> Option<PieceId> {
+    if roll.colour != Colour::Blue {
+        None
+    } else if roll.entered {
+        PieceId::all(Colour::Blue)
+            .into_iter()
+            .find(|&id| roll.before.piece(id).loc == Loc::Base && after.piece(id).loc != Loc::Base)
+    } else if roll.moved.len() == 1 && roll.stopped.is_none() {
+        Some(roll.moved[0].0)
+    } else {
+        None
+    }
+}
+
+/// Blue's pieces in its cycle: the next after the last one it moved first.
+fn blue_cycle(blue_next: usize) -> impl Iterator<Item = PieceId> + Clone {
+    (0..4).map(move |k| PieceId {
+        colour: Colour::Blue,
+        index: (blue_next + k) % 4,
+    })
+}
+
+/// Whether Blue moving `moved` is moving `expected` (any piece in base stands for another).
+fn blue_agrees(roll: &Roll, moved: Option<PieceId>, expected: PieceId) -> Option<bool> {
+    let base = roll.before.piece(expected).loc == Loc::Base;
+    moved.map(|m| m == expected || (base && roll.entered && roll.before.piece(m).loc == Loc::Base))
+}
+
+/// Blue moves the next movable piece in B1..B4 order after the last one it moved.
+fn judge_blue(roll: &Roll, blue_next: usize, moved: Option<PieceId>, r: &Readings) -> Option<bool> {
+    for id in blue_cycle(blue_next) {
+        let can = if roll.before.piece(id).loc == Loc::Base {
+            Tri::from(entry(&roll.before, Colour::Blue, roll.value).is_some())
+        } else {
+            outcomes(roll, id, r, |m| m.is_some_and(|m| m.is_ok()))
+        };
+        match can {
+            Tri::No => continue,
+            Tri::Maybe => return None,
+            Tri::Yes => return blue_agrees(roll, moved, id),
+        }
+    }
+    None
+}
+
+/// 2.1.4 read by direction: Blue "prioritizes landing on the mystery cell if it is moving
+/// counterclockwise" (it moves such a piece before the next one in its cycle) and avoids
+/// "landing on the mystery cell if it is moving clockwise" (it passes over such a piece when
+/// another can move). Judged only when every Blue piece out has a known direction.
+fn judge_blue_mystery(
+    roll: &Roll,
+    blue_next: usize,
+    moved: Option<PieceId>,
+    cell: u8,
+    r: &Readings,
+) -> Option<bool> {
+    let board = &roll.before;
+    let unknown = PieceId::all(Colour::Blue).into_iter().any(|id| {
+        matches!(board.piece(id).loc, Loc::Square(_) | Loc::HomePath(_))
+            && board.piece(id).dir.is_none()
+    });
+    if unknown {
+        return None;
+    }
+    let single =
+        |id: PieceId| single_move_with(board, id, roll.value, roll.round, r).and_then(|m| m.ok());
+    let onto_cell = |id: PieceId, dir: Dir| {
+        board.piece(id).dir == Some(dir) && single(id).is_some_and(|m| m.dest == Loc::Square(cell))
+    };
+    let can = |id: PieceId| {
+        if board.piece(id).loc == Loc::Base {
+            entry(board, Colour::Blue, roll.value).is_some()
+        } else {
+            single(id).is_some()
+        }
+    };
+    let mut cycle = blue_cycle(blue_next);
+    let expected = cycle
+        .clone()
+        .find(|&id| onto_cell(id, Dir::CounterClockwise))
+        .or_else(|| {
+            cycle
+                .clone()
+                .find(|&id| can(id) && !onto_cell(id, Dir::Clockwise))
+        })
+        .or_else(|| cycle.find(|&id| can(id)))?;
+    blue_agrees(roll, moved, expected)
 }
 
 /// A choice no reading of the behaviour allows, which the agreement margin does not
@@ -200,6 +310,7 @@ impl From<bool> for Tri {
 pub(super) fn outcomes(
     roll: &Roll,
     id: PieceId,
+    r: &Readings,
     test: impl Fn(Option<Result<SingleMove, Stopped>>) -> bool,
 ) -> Tri {
     let dirs: Vec<Option<Dir>> = match roll.before.piece(id).dir {
@@ -211,7 +322,7 @@ pub(super) fn outcomes(
         .map(|d| {
             let mut board = roll.before.clone();
             board.piece_mut(id).dir = d;
-            test(single_move(&board, id, roll.value, roll.round))
+            test(single_move_with(&board, id, roll.value, roll.round, r))
         })
         .collect();
     if results.iter().all(|&r| r) {
@@ -227,12 +338,13 @@ pub(super) fn outcomes(
 /// when one might (its direction is not known yet), else No.
 fn any_outcome(
     roll: &Roll,
+    r: &Readings,
     pieces: impl IntoIterator<Item = PieceId>,
     test: impl Fn(Option<Result<SingleMove, Stopped>>) -> bool,
 ) -> Tri {
     let mut any_maybe = false;
     for id in pieces {
-        match outcomes(roll, id, &test) {
+        match outcomes(roll, id, r, &test) {
             Tri::Yes => return Tri::Yes,
             Tri::Maybe => any_maybe = true,
             Tri::No => {}
@@ -246,36 +358,40 @@ fn any_outcome(
 }
 
 /// Whether any piece passing `filter` can make a capturing single move.
-pub(super) fn capture_available(roll: &Roll, filter: impl Fn(PieceId) -> bool) -> Tri {
+pub(super) fn capture_available(
+    roll: &Roll,
+    r: &Readings,
+    filter: impl Fn(PieceId) -> bool,
+) -> Tri {
     let (board, c) = (&roll.before, roll.colour);
     let pieces = PieceId::all(c).into_iter().filter(|&id| filter(id));
-    any_outcome(roll, pieces, |r| {
-        r.is_some_and(|m| m.is_ok_and(|m| captures_at(board, c, m.dest)))
+    any_outcome(roll, r, pieces, |m| {
+        m.is_some_and(|m| m.is_ok_and(|m| captures_at(board, c, m.dest)))
     })
 }
 
 /// Whether the rolling colour could leave base or make a single move on this roll.
-pub(super) fn could_act(roll: &Roll) -> Tri {
+pub(super) fn could_act(roll: &Roll, r: &Readings) -> Tri {
     if entry(&roll.before, roll.colour, roll.value).is_some() {
         return Tri::Yes;
     }
-    any_outcome(roll, PieceId::all(roll.colour), |r| {
-        r.is_some_and(|m| m.is_ok())
+    any_outcome(roll, r, PieceId::all(roll.colour), |m| {
+        m.is_some_and(|m| m.is_ok())
     })
 }
 
-pub(super) fn judge_red(roll: &Roll) -> Option<bool> {
+pub(super) fn judge_red(roll: &Roll, r: &Readings) -> Option<bool> {
     let c = Colour::Red;
     let enter = entry(&roll.before, c, roll.value);
     let x = c.start();
     // Whether entering onto an opponent captures is a reading, so such rolls are not judged.
     let entry_capture = enter.is_some() && !roll.before.opponents_at(c, x).is_empty();
-    match capture_available(roll, |_| true) {
+    match capture_available(roll, r, |_| true) {
         Tri::Yes if entry_capture => Some(roll.captured),
-        Tri::Yes => Some(roll.captured && !red_victim_farther(roll)),
+        Tri::Yes => Some(roll.captured && !red_victim_farther(roll, r)),
         Tri::No if entry_capture => None,
         Tri::No if enter.is_some() && roll.before.count_at(c, x) == 0 => Some(roll.entered),
-        Tri::No if enter.is_none() => judge_red_block(roll),
+        Tri::No if enter.is_none() => judge_red_block(roll, r),
         _ => None,
     }
 }
@@ -318,17 +434,17 @@ impl VictimReading {
 /// farther than another capture Red could make with a single move (section 2.1). Not judged
 /// (false) when a capture by entering was open, a piece's direction is not known yet, or
 /// the roll was not one piece's plain move.
-fn red_victim_farther(roll: &Roll) -> bool {
+fn red_victim_farther(roll: &Roll, r: &Readings) -> bool {
     let (board, c) = (&roll.before, Colour::Red);
     let Some(taken) = single_mover(roll) else {
         return false;
     };
     let mut squares = Vec::new();
     for id in PieceId::all(c) {
-        if board.piece(id).dir.is_none() && outcomes(roll, id, |r| r.is_some()) != Tri::No {
+        if board.piece(id).dir.is_none() && outcomes(roll, id, r, |m| m.is_some()) != Tri::No {
             return false;
         }
-        if let Some(Ok(m)) = single_move(board, id, roll.value, roll.round) {
+        if let Some(Ok(m)) = single_move_with(board, id, roll.value, roll.round, r) {
             if let Some(n) = m
                 .dest
                 .square()
@@ -360,17 +476,17 @@ fn red_victim_farther(roll: &Roll) -> bool {
 
 /// Red "will always avoid creating blocks unless it is unavoidable": with no capture and no
 /// piece to bring out, it moves a piece that does not land on its own.
-fn judge_red_block(roll: &Roll) -> Option<bool> {
+fn judge_red_block(roll: &Roll, r: &Readings) -> Option<bool> {
     let board = &roll.before;
     // Where a piece lands depends on its direction.
-    let unknown = PieceId::all(Colour::Red)
-        .into_iter()
-        .any(|id| board.piece(id).dir.is_none() && outcomes(roll, id, |r| r.is_some()) != Tri::No);
+    let unknown = PieceId::all(Colour::Red).into_iter().any(|id| {
+        board.piece(id).dir.is_none() && outcomes(roll, id, r, |m| m.is_some()) != Tri::No
+    });
     if unknown {
         return None;
     }
     let lands_on_own = |id: PieceId| {
-        single_move(board, id, roll.value, roll.round).is_some_and(|m| {
+        single_move_with(board, id, roll.value, roll.round, r).is_some_and(|m| {
             m.is_ok_and(|m| {
                 m.dest
                     .square()
@@ -378,7 +494,7 @@ fn judge_red_block(roll: &Roll) -> Option<bool> {
             })
         })
     };
-    match movable_split(roll, lands_on_own)? {
+    match movable_split(roll, r, lands_on_own)? {
         (true, true) => single_mover(roll).map(|id| !lands_on_own(id)),
         _ => None,
     }
@@ -387,10 +503,14 @@ fn judge_red_block(roll: &Roll) -> Option<bool> {
 /// Which pieces of the rolling colour can make their single move, split by `test` on the
 /// piece: (some passing it can, some failing it can); None when that depends on a direction
 /// not known yet.
-fn movable_split(roll: &Roll, test: impl Fn(PieceId) -> bool) -> Option<(bool, bool)> {
+fn movable_split(
+    roll: &Roll,
+    r: &Readings,
+    test: impl Fn(PieceId) -> bool,
+) -> Option<(bool, bool)> {
     let (mut pass, mut fail) = (false, false);
     for id in PieceId::all(roll.colour) {
-        match outcomes(roll, id, |r| r.is_some_and(|m| m.is_ok())) {
+        match outcomes(roll, id, r, |m| m.is_some_and(|m| m.is_ok())) {
             Tri::No => {}
             Tri::Maybe => return None,
             Tri::Yes if test(id) => pass = true,
@@ -411,7 +531,7 @@ fn single_mover(roll: &Roll) -> Option<PieceId> {
 /// Green breaks a block only when no piece outside it can make the move ("prioritises
 /// moving its other pieces home before breaking a block") and the block cannot move as one
 /// ("always attempts to move forward using the block move").
-fn judge_green_block(roll: &Roll) -> Option<bool> {
+fn judge_green_block(roll: &Roll, r: &Readings) -> Option<bool> {
     let (board, c) = (&roll.before, Colour::Green);
     let in_block = |id: PieceId| {
         board
@@ -420,7 +540,7 @@ fn judge_green_block(roll: &Roll) -> Option<bool> {
             .square()
             .is_some_and(|n| board.count_at(c, n) >= 2)
     };
-    let (member_can, other_can) = movable_split(roll, in_block)?;
+    let (member_can, other_can) = movable_split(roll, r, in_block)?;
     // A block move must exist whatever the directions not known yet are.
     let unknown: Vec<PieceId> = PieceId::all(c)
         .into_iter()
@@ -435,7 +555,7 @@ fn judge_green_block(roll: &Roll) -> Option<bool> {
                 Dir::CounterClockwise
             });
         }
-        !block_moves(&trial, c, roll.value, roll.round).is_empty()
+        !block_moves_with(&trial, c, roll.value, roll.round, r).is_empty()
     });
     if !member_can || !(other_can || block_can) {
         return None;
@@ -446,16 +566,16 @@ fn judge_green_block(roll: &Roll) -> Option<bool> {
     single_mover(roll).map(|id| !in_block(id))
 }
 
-pub(super) fn judge_green(roll: &Roll) -> Option<bool> {
+pub(super) fn judge_green(roll: &Roll, r: &Readings) -> Option<bool> {
     let c = Colour::Green;
     if entry(&roll.before, c, roll.value).is_none() {
-        return judge_green_block(roll);
+        return judge_green_block(roll, r);
     }
     let board = &roll.before;
     let mut block = Tri::No;
     for id in PieceId::all(c) {
-        let t = outcomes(roll, id, |r| {
-            r.is_some_and(|m| {
+        let t = outcomes(roll, id, r, |m| {
+            m.is_some_and(|m| {
                 m.is_ok_and(|m| m.dest.square().is_some_and(|n| board.count_at(c, n) > 0))
             })
         });
@@ -474,34 +594,33 @@ pub(super) fn judge_green(roll: &Roll) -> Option<bool> {
     }
 }
 
-pub(super) fn judge_yellow(roll: &Roll) -> Option<bool> {
+pub(super) fn judge_yellow(roll: &Roll, r: &Readings) -> Option<bool> {
     let c = Colour::Yellow;
     if entry(&roll.before, c, roll.value).is_some() {
         return Some(roll.entered);
     }
     let board = &roll.before;
-    match capture_available(roll, |id| board.piece(id).captures == 0) {
+    match capture_available(roll, r, |id| board.piece(id).captures == 0) {
         Tri::Yes => return Some(roll.captured),
         Tri::Maybe => return None,
         Tri::No => {}
     }
+    let distance = |id: PieceId| board.distance_home_under(id, r.enter_policy());
     let mut best: Option<u32> = None;
     for id in PieceId::all(c) {
-        match outcomes(roll, id, |r| r.is_some_and(|m| m.is_ok())) {
+        match outcomes(roll, id, r, |m| m.is_some_and(|m| m.is_ok())) {
             Tri::Maybe => return None,
             Tri::No => {}
             Tri::Yes => {
                 board.piece(id).dir?;
-                let d = board.distance_home(id);
+                let d = distance(id);
                 best = Some(best.map_or(d, |b| b.min(d)));
             }
         }
     }
     let best = best?;
     match roll.moved.as_slice() {
-        [(id, _)] if roll.stopped.is_none() && !roll.block_move => {
-            Some(board.distance_home(*id) == best)
-        }
+        [(id, _)] if roll.stopped.is_none() && !roll.block_move => Some(distance(*id) == best),
         _ => Some(false),
     }
 }

@@ -21,6 +21,8 @@ mod mystery;
 #[cfg(test)]
 mod property_tests;
 mod read;
+#[cfg(test)]
+mod reading_tests;
 mod replay;
 mod start;
 mod state;

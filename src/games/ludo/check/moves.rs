@@ -720,18 +720,23 @@ impl Checker {
                 [Dir::Clockwise, Dir::CounterClockwise]
                     .into_iter()
                     .all(|d| {
-                        [EnterPolicy::Strict, EnterPolicy::Never]
-                            .into_iter()
-                            .all(|policy| {
-                                [(6, 1), (6 / k.max(1) as u32, k)]
-                                    .into_iter()
-                                    .all(|(s, g)| {
-                                        matches!(
-                                            board.walk(id, d, s, policy, g, true),
-                                            Walk::Reached { .. }
-                                        )
-                                    })
-                            })
+                        // Turning in after any capture is a reading too (CS-1).
+                        [
+                            EnterPolicy::Strict,
+                            EnterPolicy::WhenCaptured,
+                            EnterPolicy::Never,
+                        ]
+                        .into_iter()
+                        .all(|policy| {
+                            [(6, 1), (6 / k.max(1) as u32, k)]
+                                .into_iter()
+                                .all(|(s, g)| {
+                                    matches!(
+                                        board.walk(id, d, s, policy, g, true),
+                                        Walk::Reached { .. }
+                                    )
+                                })
+                        })
                     })
             };
             (k >= 2 && members.iter().all(|&id| walks(id))).then_some((n, members))

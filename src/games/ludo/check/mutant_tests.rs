@@ -2,7 +2,7 @@
 //! hand-written game or an edited reference game, with a control that passes.
 
 use super::super::board::*;
-use super::super::sim::single_move;
+use super::super::sim::{single_move, Readings};
 use super::tests::*;
 use super::words::*;
 use super::*;
@@ -472,20 +472,26 @@ fn red_capturing_a_victim_every_reading_finds_farther_disagrees() {
     // Y2 counter-clockwise on 41: 43 squares from its Approach, B3 26 from Blue's; to Red's
     // Approach (24) B3 is nearer too.
     assert_eq!(
-        judge::judge_red(&red_two_captures(Dir::CounterClockwise, r1)),
+        judge::judge_red(
+            &red_two_captures(Dir::CounterClockwise, r1),
+            &Readings::MODEL
+        ),
         Some(false)
     );
     assert_eq!(
-        judge::judge_red(&red_two_captures(Dir::CounterClockwise, r4)),
+        judge::judge_red(
+            &red_two_captures(Dir::CounterClockwise, r4),
+            &Readings::MODEL
+        ),
         Some(true)
     );
     // Y2 clockwise on 41 is 9 squares from its own home, B3 nearer Red's: either is a reading.
     assert_eq!(
-        judge::judge_red(&red_two_captures(Dir::Clockwise, r1)),
+        judge::judge_red(&red_two_captures(Dir::Clockwise, r1), &Readings::MODEL),
         Some(true)
     );
     assert_eq!(
-        judge::judge_red(&red_two_captures(Dir::Clockwise, r4)),
+        judge::judge_red(&red_two_captures(Dir::Clockwise, r4), &Readings::MODEL),
         Some(true)
     );
 }

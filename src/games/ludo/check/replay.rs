@@ -602,10 +602,12 @@ impl Checker {
         self.turn_unknown = false;
         let known = self.certain();
         let judgeable = self.judgeable(c, self.round) && known;
+        let mystery = self.mystery.filter(|_| !self.mystery_unknown);
         self.roll = Some(Roll {
             judgeable,
             known,
             spare_bonus,
+            mystery,
             ..Roll::start(
                 c,
                 v,

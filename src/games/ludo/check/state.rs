@@ -52,6 +52,8 @@ pub(super) struct Roll {
     /// A six that also captured earlier in this turn earned a second extra roll (Rule 4 and
     /// CS-2 each grant one) that no roll of the turn has used yet.
     pub(super) spare_bonus: bool,
+    /// The mystery cell when the roll was made, where the replay knows it (Blue's preference).
+    pub(super) mystery: Option<u8>,
 }
 
 impl Roll {
@@ -85,6 +87,7 @@ impl Roll {
             in_turn,
             broke_rule: false,
             spare_bonus: false,
+            mystery: None,
         }
     }
 
