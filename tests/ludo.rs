@@ -443,9 +443,9 @@ fn an_unfinished_program_scores_below_a_complete_one_with_two_rule_bugs() {
     );
 }
 
-/// A program that hangs in every game: after the first timeouts its later runs get the
+/// A program that hangs in every game: after its first timeout a case's later runs get the
 /// shortened time limit, and once two of those time out too the trace case stops, its runs
-/// left counted as the mean of those made; the next case stops after its first run. Graded
+/// left counted as the mean of those made; the other case stops within a few runs too. Graded
 /// in seconds, not one time limit per game.
 #[test]
 fn a_program_hanging_in_every_game_stops_after_a_few_runs() {
@@ -468,11 +468,12 @@ fn a_program_hanging_in_every_game_stops_after_a_few_runs() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{text}");
     assert!(
-        !text.contains("run 1: run with a shortened time limit"),
+        !text.contains("run 1: run with a shortened time limit")
+            && !text.contains("from run 1 on had a shortened time limit"),
         "the first run has the full limit:\n{text}"
     );
     assert!(
-        text.contains("run with a shortened time limit"),
+        text.contains("from run 2 on had a shortened time limit"),
         "later runs are shortened:\n{text}"
     );
     // The two cases run side by side and share the pacing: each stops within a few runs.
@@ -484,6 +485,46 @@ fn a_program_hanging_in_every_game_stops_after_a_few_runs() {
     assert!(!text.contains("run 9:"), "{text}");
     // A few full limits of 1 s and shortened ones of 0.2 s, with the build.
     assert!(elapsed.as_secs() < 30, "{elapsed:?}");
+}
+
+/// A program that hangs in some of its games (sample `hangs-in-some-games`: every other day,
+/// after its game): once one game of a case ran into the time limit, each later game of the
+/// case runs under the shortened limit, so a hung game costs a fifth of the limit, not all of
+/// it; games that finish in time are all played and judged (none is presumed).
+#[test]
+fn a_program_hanging_in_some_games_gets_the_shortened_limit_after_the_first() {
+    let output = BinCommand::cargo_bin("referee")
+        .expect("the referee binary")
+        .current_dir(root())
+        .args([
+            "grade",
+            "ludo",
+            "tests/submissions/ludo/hangs-in-some-games",
+            "--no-cache",
+            "--timeout",
+            "1",
+            "--all",
+        ])
+        .output()
+        .expect("referee runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    // Run 1 of `whole-games` reads 2024-01-02, an odd day: it hangs, and runs 2 to 100 get
+    // the shortened limit; none is left unplayed, since the other games finish in time.
+    assert!(
+        text.contains("99 runs from run 2 on had a shortened time limit (at most 0.20 s): an earlier game of this case ran into the time limit"),
+        "{text}"
+    );
+    assert!(!text.contains("not run"), "{text}");
+    let finishes = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("finishes"))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|points| points.parse::<f64>().ok())
+        .expect("the finishes row");
+    assert!(
+        finishes > 2.0 && finishes < 8.0,
+        "about half the games finish: {finishes}"
+    );
 }
 
 /// `--save-runs DIR` writes every run of each trace case, one file per run, and a saved run

@@ -283,12 +283,23 @@ fn run_case(
             let mut tally = TraceTally::new(case);
             let mut shortened_notes = Vec::new();
             let mut finished_in_time = false;
+            // Once a game of this case has run into the time limit, the case's later games get
+            // the shortened limit: a program that hangs in some of its games (facing blocks
+            // it never breaks) costs seconds per hung game, not the full limit each time.
+            let mut hung_once = false;
+            let mut shortened_by_case: Vec<(usize, Duration)> = Vec::new();
             for index in 0..clocks.len() {
                 if along.budget.spent_by(along.index) {
                     tally.not_run(clocks.len() - index, &along.budget.reason());
                     break;
                 }
-                let (outcome, limits) = match execute(case, target, grader, &limits_now(), index) {
+                let by_case = hung_once && target.ran.is_none();
+                let limits_of_run = if by_case {
+                    pace().short_limits(settings)
+                } else {
+                    limits_now()
+                };
+                let (outcome, limits) = match execute(case, target, grader, &limits_of_run, index) {
                     Ok(ran) => ran,
                     Err(reason) => return referee_failure_run(case, &reason),
                 };
@@ -302,11 +313,16 @@ fn run_case(
                     .unwrap_or_else(|note| shortened_notes.push(note));
                 }
                 finished_in_time |= !outcome.termination.is_timeout();
+                hung_once |= outcome.termination.is_timeout();
                 pace().record_run(outcome.termination.is_timeout(), outcome.elapsed);
-                shortened_notes.extend(
-                    shortened_note(settings, &limits)
-                        .map(|note| format!("run {}: {note}", index + 1)),
-                );
+                if by_case && limits.timeout < settings.limits.timeout {
+                    shortened_by_case.push((index + 1, limits.timeout));
+                } else {
+                    shortened_notes.extend(
+                        shortened_note(settings, &limits)
+                            .map(|note| format!("run {}: {note}", index + 1)),
+                    );
+                }
                 let lost = tally.add(assignment, case, &outcome, sources, &limits);
                 if settings.stop_trace_at_first_loss && lost {
                     break;
@@ -326,6 +342,16 @@ fn run_case(
             }
             let mut run = tally.finish(assignment, case, &settings.limits);
             run.notes.extend(shortened_notes);
+            if let (Some(&(first, _)), Some(longest)) = (
+                shortened_by_case.first(),
+                shortened_by_case.iter().map(|&(_, limit)| limit).max(),
+            ) {
+                run.notes.push(format!(
+                    "{} runs from run {first} on had a shortened time limit (at most {:.2} s): an earlier game of this case ran into the time limit",
+                    shortened_by_case.len(),
+                    longest.as_secs_f64()
+                ));
+            }
             run
         }
     }
@@ -519,10 +545,16 @@ struct Pace {
 impl Pace {
     /// The limits of the next run.
     fn limits(&self, settings: &Settings) -> RunLimits {
-        let mut limits = settings.limits.clone();
         if self.timeouts_in_a_row < settings.timeouts_in_a_row {
-            return limits;
+            return settings.limits.clone();
         }
+        self.short_limits(settings)
+    }
+
+    /// The limits with the shortened time limit: a fifth of the limit, at least three times
+    /// the slowest run of this program that finished in time.
+    fn short_limits(&self, settings: &Settings) -> RunLimits {
+        let mut limits = settings.limits.clone();
         let short = (limits.timeout / 5)
             .max(Duration::from_millis(200))
             .max(self.slowest_finished * 3);
