@@ -319,14 +319,21 @@ fn cell_word(word: &str) -> Option<&str> {
 }
 
 /// Phrases of lines that report no change (a pass, a coin toss already shown by the move).
-const NOTES: [&str; 12] = [
+const NOTES: [&str; 19] = [
     "passing to the next player",
     "rolling again",
     "no pieces can be moved",
     "no moves can be made",
     "no valid moves",
+    "no valid pieces",
     "no piece can move",
     "coin toss",
+    "tossed a head",
+    "tossed a tail",
+    "will go clockwise",
+    "will go counterclockwise",
+    "will move clockwise",
+    "will move counterclockwise",
     "another roll",
     "is over",
     "cannot move in homestraight",
@@ -515,6 +522,29 @@ mod tests {
             read("Red player rolled 4.", None),
             Reading::Exact(Msg::Rolled(Colour::Red, 4))
         ));
+    }
+
+    /// Coin tosses and passes printed as their own lines move nothing: the direction shows in
+    /// the piece's first move (issue 29: a program printing its tosses lost track of every
+    /// piece after the first, and no behaviour of it was ever judged).
+    #[test]
+    fn coin_tosses_and_passes_in_other_words_are_notes() {
+        for line in [
+            "The R1 tossed a Head",
+            "B2 tossed a tail.",
+            "R1 will go Clockwise",
+            "G3 will move counter-clockwise",
+            "Yellow has no valid pieces to move.",
+        ] {
+            assert!(
+                matches!(
+                    read(line, Some(Colour::Red)),
+                    Reading::Tolerated(Msg::Note, _)
+                ),
+                "{line}: {:?}",
+                read(line, Some(Colour::Red))
+            );
+        }
     }
 
     #[test]
