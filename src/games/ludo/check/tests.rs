@@ -242,18 +242,24 @@ fn a_missing_roll_line_is_coverage_not_a_finding() {
     assert_eq!(report.relevant, check(&lines.join("\n")).relevant);
 }
 
-#[test]
-fn a_winner_with_a_piece_still_out_is_rule_11() {
-    let mut lines = game(3);
+/// The winner of a reference game and the lines of its moves Home, in order.
+fn winner_and_home_moves(lines: &[String]) -> (Colour, Vec<usize>) {
     let Some(Msg::Wins(winner)) = lines.last().and_then(|l| msg(l)) else {
         panic!("the reference game ends with a winner");
     };
-    // Announced when its third piece gets home: one piece is still out.
-    let home_moves: Vec<usize> = (0..lines.len())
+    let home_moves = (0..lines.len())
         .filter(
             |&i| matches!(msg(&lines[i]), Some(Msg::Move { colour, to: Loc::Home, .. }) if colour == winner),
         )
         .collect();
+    (winner, home_moves)
+}
+
+#[test]
+fn a_winner_with_a_piece_still_out_is_rule_11() {
+    let mut lines = game(3);
+    // Announced when its third piece gets home: one piece is still out.
+    let (winner, home_moves) = winner_and_home_moves(&lines);
     let third = home_moves[home_moves.len() - 2];
     lines.truncate(third + 1);
     lines.push(format!("{} player wins!!!", winner.name()));
@@ -267,14 +273,7 @@ fn a_winner_with_a_piece_still_out_is_rule_11() {
 #[test]
 fn a_winner_announced_after_a_line_not_read_is_taken_as_announced() {
     let mut lines = game(3);
-    let Some(Msg::Wins(winner)) = lines.last().and_then(|l| msg(l)) else {
-        panic!("the reference game ends with a winner");
-    };
-    let home_moves: Vec<usize> = (0..lines.len())
-        .filter(
-            |&i| matches!(msg(&lines[i]), Some(Msg::Move { colour, to: Loc::Home, .. }) if colour == winner),
-        )
-        .collect();
+    let (winner, home_moves) = winner_and_home_moves(&lines);
     let Some(Msg::Move { id: last, .. }) = msg(&lines[home_moves[home_moves.len() - 1]]) else {
         unreachable!("found as a move")
     };
