@@ -68,6 +68,10 @@ pub struct Readings {
     pub reroll_first_ties: bool,
     /// Bhawana, Kotuwa and Pita-Kotuwa counted from square 0 (9, 27, 46).
     pub layout_from_zero: bool,
+    /// 2.1.4's cycle counted per round ("if B1 is moved in the current round, B2 is
+    /// considered in the next"): on a bonus roll of the same turn Blue considers the piece it
+    /// moved first again.
+    pub blue_cycle_per_round: bool,
 }
 
 impl Readings {
@@ -79,6 +83,7 @@ impl Readings {
         six_capture_two_rolls: false,
         reroll_first_ties: false,
         layout_from_zero: false,
+        blue_cycle_per_round: false,
     };
 
     pub const ALL: Readings = Readings {
@@ -89,10 +94,11 @@ impl Readings {
         six_capture_two_rolls: true,
         reroll_first_ties: true,
         layout_from_zero: true,
+        blue_cycle_per_round: true,
     };
 
     /// Each reading alone, by name.
-    pub fn each() -> [(&'static str, Readings); 7] {
+    pub fn each() -> [(&'static str, Readings); 8] {
         let m = Readings::MODEL;
         [
             (
@@ -141,6 +147,13 @@ impl Readings {
                 "layout from square 0",
                 Readings {
                     layout_from_zero: true,
+                    ..m
+                },
+            ),
+            (
+                "Blue's cycle per round",
+                Readings {
+                    blue_cycle_per_round: true,
                     ..m
                 },
             ),
@@ -415,6 +428,8 @@ struct Sim {
     last_mystery: Option<u8>,
     first_entry_round: Option<u32>,
     blue_next: usize,
+    /// The round and the piece of Blue's last move (its cycle counted per round).
+    blue_last: Option<(u32, usize)>,
     threes: [u32; 4],
     readings: Readings,
 }
@@ -441,6 +456,7 @@ pub fn simulate_with(seed: u64, readings: &Readings) -> Transcript {
         last_mystery: None,
         first_entry_round: None,
         blue_next: 0,
+        blue_last: None,
         threes: [0; 4],
         readings: *readings,
     };
@@ -685,9 +701,17 @@ impl Sim {
                 .map(Choice::Single)
             }),
             Colour::Blue => {
+                let start = match self.blue_last {
+                    Some((round, index))
+                        if self.readings.blue_cycle_per_round && round == self.round =>
+                    {
+                        index
+                    }
+                    _ => self.blue_next,
+                };
                 let cycle = (0..4).map(|k| PieceId {
                     colour,
-                    index: (self.blue_next + k) % 4,
+                    index: (start + k) % 4,
                 });
                 let single = |id: PieceId| opts.singles.iter().find(|m| m.id == id);
                 let cell = self
@@ -741,6 +765,7 @@ impl Sim {
             Choice::Enter(id) => {
                 if colour == Colour::Blue {
                     self.blue_next = (id.index + 1) % 4;
+                    self.blue_last = Some((self.round, id.index));
                 }
                 let x = colour.start();
                 let dir = if self.rng.below(2) == 0 {
@@ -762,6 +787,7 @@ impl Sim {
             Choice::Single(m) => {
                 if colour == Colour::Blue {
                     self.blue_next = (m.id.index + 1) % 4;
+                    self.blue_last = Some((self.round, m.id.index));
                 }
                 let dir = self.board.piece(m.id).dir.unwrap_or(Dir::Clockwise);
                 self.move_piece(m.id, m.dest, m.passes, m.steps, dir);

@@ -33,6 +33,7 @@ impl Checker {
         // Blue's cycle is followed on every roll, judged or not.
         if let Some(m) = blue_moved(roll, &self.board) {
             self.blue_next = (m.index + 1) % 4;
+            self.blue_last = Some((roll.round, m));
         }
         // Such a choice is judged even where this colour's other choices are not (a piece
         // of unsure Approach count changes nothing about it).
@@ -99,7 +100,15 @@ impl Checker {
             Colour::Yellow => judge_yellow(roll, r),
             Colour::Blue => {
                 let moved = blue_moved(roll, &self.board);
-                let cyclic = judge_blue(roll, self.blue_next, moved, r);
+                let per_roll = judge_blue(roll, self.blue_next, moved, r);
+                // "If B1 is moved in the current round, B2 is considered in the next": on a
+                // bonus roll of the same turn, the cycle may start again from the piece moved.
+                let cyclic = match self.blue_last {
+                    Some((round, last)) if per_roll == Some(false) && round == roll.round => {
+                        either(per_roll, judge_blue(roll, last.index, moved, r))
+                    }
+                    _ => per_roll,
+                };
                 match roll.mystery {
                     Some(cell) if cyclic == Some(false) => either(
                         cyclic,

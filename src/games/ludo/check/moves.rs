@@ -853,13 +853,13 @@ impl Checker {
         self.places.push(c);
     }
 
-    /// Whether the replay knows where every piece of `c` is (none unknown or found again
-    /// after a lost line) and the turn.
+    /// Whether the replay knows where every piece of `c` is: none unknown after a lost line.
+    /// A piece found again (suspect) has a known square, so a winner with it still out is
+    /// a Rule 11 finding: the program's own summary may have just shown it out.
     fn winner_certain(&self, c: Colour) -> bool {
-        self.certain()
-            && PieceId::all(c)
-                .into_iter()
-                .all(|id| !self.unknown.contains(&id) && !self.suspect.contains(&id))
+        PieceId::all(c)
+            .into_iter()
+            .all(|id| !self.unknown.contains(&id))
     }
 
     pub(super) fn finish(&mut self) {

@@ -59,7 +59,8 @@ fn play(readings: &Readings) -> (Vec<String>, usize) {
 /// (so the test is about the reading, not the model's games again). Measured in November
 /// 2026 over seeds 0..1000: strict Rule 10 changed 999 games, Blue's preference 758,
 /// turning in after a capture 991, playing on 1000, a six's two rolls 997, first-roll ties
-/// 318, the layout from square 0 969, all together 1000; the bounds leave room below.
+/// 318, the layout from square 0 969, Blue's cycle per round 1000 (without its acceptance in
+/// the checker 836 of them lost behaviour), all together 1000; the bounds leave room below.
 fn assert_full_marks(readings: &Readings, changed_at_least: usize) {
     let (failures, changed) = play(readings);
     assert!(
@@ -126,6 +127,11 @@ fn first_roll_ties_rolled_again_keep_full_marks_over_1000_games() {
 #[test]
 fn the_layout_from_square_0_keeps_full_marks_over_1000_games() {
     assert_full_marks(&only("layout from square 0"), 900);
+}
+
+#[test]
+fn blue_cycle_per_round_keeps_full_marks_over_1000_games() {
+    assert_full_marks(&only("Blue's cycle per round"), 990);
 }
 
 #[test]

@@ -31,6 +31,7 @@ pub(super) fn replay(output: &str) -> Checker {
         last_mystery: None,
         finished: Vec::new(),
         blue_next: 0,
+        blue_last: None,
         unsure: BTreeSet::new(),
         unknown: BTreeSet::new(),
         suspect: BTreeSet::new(),

@@ -123,6 +123,8 @@ pub(super) struct Checker {
     pub(super) last_mystery: Option<u8>,
     pub(super) finished: Vec<Colour>,
     pub(super) blue_next: usize,
+    /// The round and the piece of Blue's last move: its cycle may be counted per round.
+    pub(super) blue_last: Option<(u32, PieceId)>,
     /// Pieces that moved with a block before their own direction was known: their Approach
     /// count is uncertain, so their colour's behaviour is not judged until they reset.
     pub(super) unsure: BTreeSet<PieceId>,
