@@ -140,7 +140,8 @@ pub fn named_in(line: &str) -> Vec<Feature> {
                 .any(|w| pair(w, "base") || phrase(&[w, "the", "base"])),
         Feature::LeaveBase,
     );
-    add(starts("captur") || starts("kill"), Feature::Capture);
+    let capture = starts("captur") || starts("kill");
+    add(capture, Feature::Capture);
     add(starts("block"), Feature::Block);
     add(
         starts("homepath")
@@ -181,10 +182,7 @@ pub fn named_in(line: &str) -> Vec<Feature> {
             || pair("first", "place"),
         Feature::Winner,
     );
-    add(
-        has("bonus") && (starts("captur") || starts("kill")),
-        Feature::CaptureBonus,
-    );
+    add(has("bonus") && capture, Feature::CaptureBonus);
     named
 }
 

@@ -789,7 +789,7 @@ impl Checker {
             // The move of the last piece home, on the roll just made, is missing.
             self.gap();
             self.report.winner.get_or_insert(c);
-        } else if out.is_empty() || !self.winner_certain(c) {
+        } else if out.is_empty() || !self.pieces_known(c) {
             // A winner announced while the replay has lost track of its pieces (a line not
             // read, a line missing) is taken as announced: the checker does not know that a
             // piece is still out, so it does not take the win away.
@@ -821,11 +821,6 @@ impl Checker {
     /// with all four pieces home below one without.
     pub(super) fn ranked(&mut self, c: Colour, n: u32) {
         self.reading("the places are listed at the end");
-        let home = |board: &Board, c: Colour| {
-            PieceId::all(c)
-                .into_iter()
-                .all(|id| board.piece(id).loc == Loc::Home)
-        };
         match self.report.winner {
             None if n == 1 => self.wins(c),
             Some(w) if (w == c) == (n == 1) => {}
@@ -837,9 +832,9 @@ impl Checker {
             }
             None => {}
         }
-        if n > 1 && home(&self.board, c) {
+        if n > 1 && self.board.all_home(c) {
             self.decide("Rule 11");
-            if let Some(&above) = self.places.iter().find(|&&p| !home(&self.board, p)) {
+            if let Some(&above) = self.places.iter().find(|&&p| !self.board.all_home(p)) {
                 self.violation(
                     "Rule 11",
                     format!(
@@ -856,7 +851,7 @@ impl Checker {
     /// Whether the replay knows where every piece of `c` is: none unknown after a lost line.
     /// A piece found again (suspect) has a known square, so a winner with it still out is
     /// a Rule 11 finding: the program's own summary may have just shown it out.
-    fn winner_certain(&self, c: Colour) -> bool {
+    fn pieces_known(&self, c: Colour) -> bool {
         PieceId::all(c)
             .into_iter()
             .all(|id| !self.unknown.contains(&id))
