@@ -118,11 +118,11 @@ pub trait Game: Sync {
         Err(case.error(format!("{} has no trace checker", self.id())))
     }
 
-    /// Judges what a trace case's runs showed together (`shown`: the features each run's game
-    /// showed, in the order of `clocks`) against the model's games at the same clocks: per
-    /// item, a factor its mean over the runs is multiplied by, with notes. Only games with
-    /// trace cases implement it.
-    fn charge_trace(&self, _clocks: &[i64], _shown: &[Vec<&'static str>]) -> Vec<ItemVerdict> {
+    /// Judges what a trace case's runs showed together (`shown`: what each run's game showed,
+    /// in the order of `clocks`) against the model's games at the same clocks: per item, a
+    /// factor its mean over the runs is multiplied by, with notes. Only games with trace
+    /// cases implement it.
+    fn charge_trace(&self, _clocks: &[i64], _shown: &[Showed]) -> Vec<ItemVerdict> {
         Vec::new()
     }
 }
@@ -149,15 +149,24 @@ pub struct TraceRun<'a> {
     pub sources: Option<&'a [(String, String)]>,
 }
 
-/// A checker's judgement of one run: its items, and the features of the game it showed (the
-/// game's keys, counted over the case's runs by `Game::charge_trace`).
+/// A checker's judgement of one run: its items, and what its game showed (counted over the
+/// case's runs by `Game::charge_trace`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TraceVerdict {
     pub items: Vec<ItemVerdict>,
-    pub shown: Vec<&'static str>,
+    pub shown: Showed,
     /// The run's findings, the one to name first first, each with the item it costs: what a
     /// failing case's reason names (never a coverage or wording note).
     pub findings: Vec<(&'static str, String)>,
+}
+
+/// What one run's game showed, in the game's keys: the features of the game it showed, and
+/// for each behaviour the checker judges (a player's, say), how many of its choices it could
+/// judge. A case compares them over its runs with the model's games (`Game::charge_trace`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Showed {
+    pub features: Vec<&'static str>,
+    pub judged: Vec<(&'static str, u32)>,
 }
 
 /// A checker's judgement of one rubric item in one run: the share earned (0 to 1) and the

@@ -11,7 +11,7 @@ use std::sync::{Mutex, OnceLock};
 
 use serde::Deserialize;
 
-use super::{Expectation, Game, ItemVerdict, Prepared, Target, TraceRun, TraceVerdict};
+use super::{Expectation, Game, ItemVerdict, Prepared, Showed, Target, TraceRun, TraceVerdict};
 use crate::error::Error;
 use crate::games::{CaseKind, CaseSpec};
 
@@ -89,33 +89,35 @@ impl Game for Ludo {
         Ok(check::judge_run(run))
     }
 
-    fn charge_trace(&self, clocks: &[i64], shown: &[Vec<&'static str>]) -> Vec<ItemVerdict> {
+    fn charge_trace(&self, clocks: &[i64], shown: &[Showed]) -> Vec<ItemVerdict> {
         // The model's games are played here, when runs are judged, not when the case is
         // loaded: listing or printing the cases does not pay for them.
-        let model: Vec<Vec<&'static str>> = clocks
+        let model: Vec<Showed> = clocks
             .iter()
             .take(shown.len())
             .map(|&clock| model_shows(clock))
             .collect();
-        check::feature_charge(&model, shown).into_iter().collect()
+        let features = |runs: &[Showed]| -> Vec<Vec<&'static str>> {
+            runs.iter().map(|r| r.features.clone()).collect()
+        };
+        check::feature_charge(&features(&model), &features(shown))
+            .into_iter()
+            .chain(check::behaviour_charge(&model, shown))
+            .collect()
     }
 }
 
-/// The features the model's game seeded with `clock` shows (the program's run at that clock
-/// reads the same second), as the checker reads them from its printed game. Kept for the
-/// process: a game takes about 15 ms to play and check, and every submission of a class is
-/// charged against the same games.
-fn model_shows(clock: i64) -> Vec<&'static str> {
-    static KEPT: OnceLock<Mutex<HashMap<i64, Vec<&'static str>>>> = OnceLock::new();
+/// What the model's game seeded with `clock` shows (the program's run at that clock reads the
+/// same second), as the checker reads it from its printed game. Kept for the process: a game
+/// takes about 15 ms to play and check, and every submission of a class is charged against
+/// the same games.
+fn model_shows(clock: i64) -> Showed {
+    static KEPT: OnceLock<Mutex<HashMap<i64, Showed>>> = OnceLock::new();
     let kept = KEPT.get_or_init(Mutex::default);
     if let Some(shown) = kept.lock().unwrap_or_else(|e| e.into_inner()).get(&clock) {
         return shown.clone();
     }
-    let shown: Vec<&'static str> = check::check(&sim::simulate(clock as u64).text())
-        .shown
-        .into_iter()
-        .map(check::Feature::key)
-        .collect();
+    let shown = check::showed(&check::check(&sim::simulate(clock as u64).text()));
     kept.lock()
         .unwrap_or_else(|e| e.into_inner())
         .insert(clock, shown.clone());
@@ -151,7 +153,7 @@ mod tests {
                 assert!(example.text().contains("player wins!!!"));
                 // Runs that showed nothing are charged against the model's games at these
                 // clocks, and a run that shows what the model's game shows is not.
-                let nothing = vec![Vec::new(); clocks.len()];
+                let nothing = vec![Showed::default(); clocks.len()];
                 assert!(Ludo
                     .charge_trace(&clocks, &nothing)
                     .iter()

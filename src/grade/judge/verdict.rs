@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::assignment::{Assignment, PreparedCase};
 use crate::compare::{self, Detail, Mismatch};
-use crate::games::{Expectation, TraceRun, Transcript};
+use crate::games::{Expectation, Showed, TraceRun, Transcript};
 use crate::report::hints::{self, Ending, Explanation};
 use crate::report::{CaseOutcome, ItemOutcome, Status};
 
@@ -156,8 +156,8 @@ pub struct TraceTally {
     worst: Termination,
     slowest: Duration,
     runs: usize,
-    /// The features of the game each run made showed (the game's keys).
-    shown: Vec<Vec<&'static str>>,
+    /// What the game of each run made showed (the game's keys).
+    shown: Vec<Showed>,
     /// What a failing case's reason names: the first run that lost points with a finding or
     /// an ending other than an exit (a crash, the output limit, the time limit), named so.
     lead: Option<String>,

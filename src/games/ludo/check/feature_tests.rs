@@ -158,3 +158,93 @@ fn a_feature_named_in_a_line_not_understood_is_shown() {
         .collect();
     assert!(!check(&deleted).shown.contains(&Feature::Capture));
 }
+
+/// What the model's games for `seeds` showed, features and judged choices.
+fn model_showed(seeds: std::ops::Range<u64>) -> Vec<crate::games::Showed> {
+    seeds
+        .map(|seed| showed(&check(&simulate(seed).text())))
+        .collect()
+}
+
+#[test]
+fn the_model_has_every_colour_judged_often_enough_for_full_behaviour() {
+    let model = model_showed(1..41);
+    let charge = behaviour_charge(&model, &model).expect("games were played");
+    assert_eq!(charge.fraction, 1.0, "{:?}", charge.notes);
+    assert!(charge.notes.is_empty());
+}
+
+/// A colour whose choices were judged once in a game of ten gets a tenth of its share; one
+/// never judged, nothing: one agreeing choice does not show a whole behaviour.
+#[test]
+fn a_colour_whose_choices_are_rarely_judged_is_credited_in_proportion() {
+    let model = model_showed(1..11);
+    let program: Vec<crate::games::Showed> = model
+        .iter()
+        .enumerate()
+        .map(|(game, shown)| crate::games::Showed {
+            features: shown.features.clone(),
+            judged: shown
+                .judged
+                .iter()
+                .map(|&(colour, n)| match colour {
+                    "Red" => (colour, u32::from(game == 0)),
+                    "Blue" => (colour, 0),
+                    _ => (colour, n),
+                })
+                .collect(),
+        })
+        .collect();
+    let charge = behaviour_charge(&model, &program).expect("games were played");
+    assert!((charge.fraction - (0.1 + 0.0 + 1.0 + 1.0) / 4.0).abs() < 1e-12);
+    assert_eq!(charge.item, super::super::BEHAVIOUR);
+    assert_eq!(charge.notes.len(), 2);
+    assert!(
+        charge.notes[0].starts_with("Red: 1 choice judged in 10 games"),
+        "{}",
+        charge.notes[0]
+    );
+    assert!(behaviour_charge(&model, &[]).is_none());
+}
+
+/// A program that never captures cannot follow Red's or Yellow's capture priority: each loses
+/// a third of its share; one with no block and no mystery cell either loses more.
+#[test]
+fn behaviour_points_about_a_feature_never_shown_are_not_credited() {
+    let model = model_showed(1..21);
+    let lacking = |features: &[Feature]| -> f64 {
+        let features_left = without(
+            &model.iter().map(|m| m.features.clone()).collect::<Vec<_>>(),
+            features,
+        );
+        let program: Vec<crate::games::Showed> = model
+            .iter()
+            .zip(features_left)
+            .map(|(m, features)| crate::games::Showed {
+                features,
+                judged: m.judged.clone(),
+            })
+            .collect();
+        behaviour_charge(&model, &program)
+            .expect("games were played")
+            .fraction
+    };
+    let no_captures = lacking(&[Feature::Capture]);
+    assert!((no_captures - (2.0 / 3.0 + 1.0 + 2.0 / 3.0 + 1.0) / 4.0).abs() < 1e-12);
+    let unfinished = lacking(&[Feature::Capture, Feature::Block, Feature::MysteryCell]);
+    assert!((unfinished - (1.0 / 3.0 + 1.0 / 3.0 + 2.0 / 3.0 + 1.0 / 3.0) / 4.0).abs() < 1e-12);
+    let program: Vec<crate::games::Showed> = model
+        .iter()
+        .map(|m| crate::games::Showed {
+            features: Vec::new(),
+            judged: m.judged.clone(),
+        })
+        .collect();
+    let notes = behaviour_charge(&model, &program)
+        .expect("games were played")
+        .notes;
+    assert!(
+        notes.contains(&"Red: 3 of the 3 points of its behaviour (section 2.1) are about captures and leaving base and blocks, which no game shows".to_string()),
+        "{notes:?}"
+    );
+}

@@ -8,7 +8,7 @@ use super::super::sim::{
 use super::super::{BEHAVIOUR, FINISHES, MESSAGES, RULES, STRUCTURE};
 use super::state::*;
 use super::*;
-use crate::games::{ItemVerdict, TraceRun, TraceVerdict};
+use crate::games::{ItemVerdict, Showed, TraceRun, TraceVerdict};
 
 impl Checker {
     /// Judges one roll's choice against the colour's behaviour, where it decides.
@@ -643,6 +643,14 @@ pub(super) fn defines_main(text: &str) -> bool {
     })
 }
 
+/// Whether C text defines a function: a `)` followed by `{` (a types header has none; a
+/// logic file, `.c` or `.h`, has many). The handout asks for "three code files" holding the
+/// types, the logic and main, so logic written as function bodies in a header counts.
+fn defines_functions(text: &str) -> bool {
+    text.match_indices(')')
+        .any(|(at, _)| text[at + 1..].trim_start().starts_with('{'))
+}
+
 /// `structure`: three or more files (a types header, logic, main) and use of `struct`.
 pub(super) fn structure(sources: &[(String, String)]) -> ItemVerdict {
     let c_files: Vec<&(String, String)> =
@@ -662,7 +670,10 @@ pub(super) fn structure(sources: &[(String, String)]) -> ItemVerdict {
             "a header file holding the types".to_string(),
         ),
         (
-            c_files.iter().any(|(_, t)| has_main(t)) && c_files.iter().any(|(_, t)| !has_main(t)),
+            c_files.iter().any(|(_, t)| has_main(t))
+                && sources
+                    .iter()
+                    .any(|(_, t)| !has_main(t) && defines_functions(t)),
             "main in its own file, apart from the game logic".to_string(),
         ),
         (
@@ -711,8 +722,19 @@ pub fn judge_run(run: &TraceRun) -> TraceVerdict {
     let report = check(run.output);
     TraceVerdict {
         items: items(&report, run),
-        shown: report.shown.iter().map(|f| f.key()).collect(),
+        shown: showed(&report),
         findings: findings(&report),
+    }
+}
+
+/// What a run's game showed: its features, and how many choices of each colour were judged.
+pub fn showed(report: &Report) -> Showed {
+    Showed {
+        features: report.shown.iter().map(|f| f.key()).collect(),
+        judged: Colour::SEATING
+            .iter()
+            .map(|c| (c.name(), report.behaviour[c.index()].decisions))
+            .collect(),
     }
 }
 
@@ -781,6 +803,47 @@ fn expected_features(model: &[Vec<&str>]) -> Vec<(Feature, usize)> {
         .collect()
 }
 
+/// Of the `expected` features, those no game of `shown` shows.
+fn never_shown(expected: &[(Feature, usize)], shown: &[Vec<&str>]) -> Vec<(Feature, usize)> {
+    expected
+        .iter()
+        .copied()
+        .filter(|(f, _)| !shown.iter().any(|g| g.contains(&f.key())))
+        .collect()
+}
+
+/// The three points of each colour's behaviour (section 2.1) and the feature of the game each
+/// one is about, if any: Red captures, keeps one piece out and avoids blocks; Green empties
+/// its base, moves as a block and breaks blocks last; Yellow empties its base, captures and
+/// moves the piece closest to Home; Blue moves in a cycle and seeks or avoids the mystery
+/// cell by direction.
+const BEHAVIOUR_NEEDS: [(Colour, [Option<Feature>; 3]); 4] = [
+    (
+        Colour::Red,
+        [
+            Some(Feature::Capture),
+            Some(Feature::LeaveBase),
+            Some(Feature::Block),
+        ],
+    ),
+    (
+        Colour::Green,
+        [
+            Some(Feature::LeaveBase),
+            Some(Feature::Block),
+            Some(Feature::Block),
+        ],
+    ),
+    (
+        Colour::Yellow,
+        [Some(Feature::LeaveBase), Some(Feature::Capture), None],
+    ),
+    (
+        Colour::Blue,
+        [None, Some(Feature::MysteryCell), Some(Feature::MysteryCell)],
+    ),
+];
+
 /// A case's charge for features never shown: of the features the model's games at the same
 /// clocks show in at least half of them (as many games as the program played), each one no
 /// game of the program shows costs its share of `rules` (the case's mean is multiplied by the
@@ -799,11 +862,7 @@ pub fn feature_charge(
     if expected.is_empty() {
         return None;
     }
-    let missing: Vec<(Feature, usize)> = expected
-        .iter()
-        .copied()
-        .filter(|(f, _)| !shown.iter().any(|g| g.contains(&f.key())))
-        .collect();
+    let missing = never_shown(&expected, shown);
     let notes = missing
         .iter()
         .map(|&(f, seen)| {
@@ -817,6 +876,74 @@ pub fn feature_charge(
     Some(ItemVerdict {
         item: RULES,
         fraction: 1.0 - missing.len() as f64 / expected.len() as f64,
+        notes,
+    })
+}
+
+/// A case's charge for behaviour not seen, per colour (`behaviour` is multiplied by the mean
+/// of the four colours' credit, with a note for each colour under full credit):
+/// - choices judged: a colour is credited in full when at least `JUDGED_PER_GAME` of its
+///   choices per game were judged over the case's runs, in proportion below, since a
+///   behaviour the checker could not see is not shown to be followed (one agreeing choice in
+///   a game is no evidence of the whole behaviour); the note names the model's count;
+/// - features: each of the three points of its behaviour that is about a feature of the game
+///   the program never shows (see `feature_charge`) costs a third, since a program that
+///   never captures cannot follow "Red prioritises capturing".
+///
+/// None when the program played no game.
+pub fn behaviour_charge(model: &[Showed], shown: &[Showed]) -> Option<ItemVerdict> {
+    let games = shown.len();
+    if games == 0 {
+        return None;
+    }
+    let model = &model[..games.min(model.len())];
+    let features = |runs: &[Showed]| -> Vec<Vec<&'static str>> {
+        runs.iter().map(|r| r.features.clone()).collect()
+    };
+    let missing = never_shown(&expected_features(&features(model)), &features(shown));
+    let judged = |runs: &[Showed], colour: &str| -> u32 {
+        runs.iter()
+            .flat_map(|r| &r.judged)
+            .filter(|(c, _)| *c == colour)
+            .map(|&(_, n)| n)
+            .sum()
+    };
+    let mut credit = 0.0;
+    let mut notes = Vec::new();
+    for (c, needs) in BEHAVIOUR_NEEDS {
+        let program = judged(shown, c.name());
+        let seen = (f64::from(program) / (JUDGED_PER_GAME * games as f64)).min(1.0);
+        if seen < 1.0 {
+            notes.push(format!(
+                "{}: {program} {} judged in {games} games (the model's games: {}), fewer than {JUDGED_PER_GAME} per game: its behaviour is credited at {:.0}%",
+                c.name(),
+                if program == 1 { "choice" } else { "choices" },
+                judged(model, c.name()),
+                seen * 100.0
+            ));
+        }
+        let lacking: Vec<Feature> = needs
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|f| missing.iter().any(|(m, _)| m == f))
+            .collect();
+        if !lacking.is_empty() {
+            let mut names: Vec<&str> = lacking.iter().map(|f| f.key()).collect();
+            names.dedup();
+            notes.push(format!(
+                "{}: {} of the 3 points of its behaviour (section 2.1) are about {}, which no game shows",
+                c.name(),
+                lacking.len(),
+                names.join(" and ")
+            ));
+        }
+        let followable = 1.0 - lacking.len() as f64 / needs.len() as f64;
+        credit += seen * followable / BEHAVIOUR_NEEDS.len() as f64;
+    }
+    Some(ItemVerdict {
+        item: BEHAVIOUR,
+        fraction: credit,
         notes,
     })
 }
@@ -846,6 +973,12 @@ fn items(report: &Report, run: &TraceRun) -> Vec<ItemVerdict> {
         rule_share(&report.decisions, &report.violations) * coverage_factor(coverage)
     };
     let mut rule_notes = vec![coverage_note(report), rule_decisions_note(report)];
+    let exercised = rule_tally(&report.decisions, &report.violations).0.len();
+    if report.rolls > 0 && exercised < RULES_SEEN_FULL {
+        rule_notes.push(format!(
+            "only {exercised} rules could be checked in this game, fewer than {RULES_SEEN_FULL}: rules are credited for {exercised} of {RULES_SEEN_FULL}"
+        ));
+    }
     rule_notes.extend(report.violations.iter().map(|v| v.to_string()));
     rule_notes = capped(rule_notes);
     if report.withheld > 0 {
@@ -945,14 +1078,13 @@ fn rule_tally<'a>(
 
 /// The share of rule decisions obeyed: a rule the run exercised is one decision, obeyed when
 /// none of its checked decisions was violated. So a bug costs its rule's share once however
-/// often it shows, and no bug hides among thousands of obeyed lines. 1 when the run exercised
-/// no rule.
+/// often it shows, and no bug hides among thousands of obeyed lines. A run in which fewer
+/// than `RULES_SEEN_FULL` rules could be checked is credited for those it was seen to obey
+/// out of `RULES_SEEN_FULL`: a game the checker could hardly follow shows little of the
+/// rules, and reading less of a game must not earn more.
 pub fn rule_share(decisions: &BTreeMap<&'static str, usize>, violations: &[Violation]) -> f64 {
     let (exercised, broken) = rule_tally(decisions, violations);
-    if exercised.is_empty() {
-        return 1.0;
-    }
-    (exercised.len() - broken.len()) as f64 / exercised.len() as f64
+    (exercised.len() - broken.len()) as f64 / exercised.len().max(RULES_SEEN_FULL) as f64
 }
 
 /// "11 of 12 rules exercised obeyed in every checked decision (broken: count line)".

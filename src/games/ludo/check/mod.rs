@@ -35,12 +35,23 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::board::Colour;
 
 pub use features::Feature;
-pub use judge::{coverage_factor, feature_charge, judge_run, rule_share, verdicts};
+pub use judge::{
+    behaviour_charge, coverage_factor, feature_charge, judge_run, rule_share, showed, verdicts,
+};
 
 /// A colour whose choices agree this often with its stated behaviour gets full marks: the
 /// handout leaves tie-breaks open, so a correct program may differ now and then. A choice
 /// wrong under every reading is not such a difference: no margin covers it.
 const BEHAVIOUR_FULL: f64 = 0.95;
+/// A run in which at least this many rules could be checked earns `rules` in full where it
+/// obeyed them; one in which fewer could, in proportion (see `rule_share`). The model's
+/// games exercise 16 to 19 rules each (300 games); programs whose games the checker reads
+/// in part, 8 to 15.
+const RULES_SEEN_FULL: usize = 12;
+/// A colour's behaviour is credited in full when at least this many of its choices were
+/// judged per game over a case's runs (see `behaviour_charge`). In the model's games the
+/// median colour has 8 to 91 judged choices per game.
+const JUDGED_PER_GAME: f64 = 1.0;
 /// Notes listed per item before the rest are summarised.
 const MAX_NOTES: usize = 25;
 

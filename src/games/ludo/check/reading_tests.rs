@@ -139,6 +139,32 @@ fn all_readings_together_keep_full_marks_over_1000_games() {
     assert_full_marks(&Readings::ALL, 990);
 }
 
+/// Seen in a real program: the game goes on for places, and a colour that brought its last
+/// piece home after the winner is skipped without a line saying it finished.
+#[test]
+fn players_home_are_skipped_while_the_others_play_on_unannounced() {
+    let readings = only("play on for places");
+    for seed in 0..50 {
+        let text = simulate_with(seed, &readings).text();
+        let mut wins = 0;
+        let unannounced: Vec<&str> = text
+            .lines()
+            .filter(|l| {
+                wins += usize::from(l.ends_with("wins!!!"));
+                !(l.ends_with("wins!!!") && wins > 1)
+            })
+            .collect();
+        let report = check(&unannounced.join("\n"));
+        assert_eq!(report.violations, [], "seed {seed}");
+        // Nor is a finished colour's turn taken for a roll line missing.
+        assert!(
+            report.missing_lines.is_empty(),
+            "seed {seed}: {:?}",
+            report.missing_lines
+        );
+    }
+}
+
 #[test]
 fn playing_on_for_places_announces_three_finishers_the_first_as_the_model_does() {
     let readings = only("play on for places");

@@ -215,7 +215,7 @@ impl Checker {
         let at = self.position(colour);
         (1..=4)
             .map(|k| order[(at + k) % order.len()])
-            .find(|c| !self.finished.contains(c))
+            .find(|&c| !self.finished.contains(&c) && !self.board.all_home(c))
             .unwrap_or(colour)
     }
 
@@ -380,11 +380,12 @@ impl Checker {
                 self.first_rolls.push((c, v));
             }
             // First-round rolls printed in the turn wording ("Red player rolled 4." before
-            // the first player is announced): one per colour while every piece is in base.
+            // the first player is announced): one per colour while every piece is in base,
+            // and more after a tie for the highest (the tied, or every player, roll again).
             Msg::Rolled(c, v)
                 if self.order.is_none()
                     && self.report.rolls == 0
-                    && !self.first_rolls.iter().any(|(k, _)| *k == c)
+                    && (!self.first_rolls.iter().any(|(k, _)| *k == c) || self.first_tied())
                     && Colour::SEATING
                         .into_iter()
                         .flat_map(PieceId::all)
@@ -556,7 +557,8 @@ impl Checker {
                 let bonus_kept = (p.value == 6 || p.captured)
                     && p.sixes < 3
                     && !limit_reached
-                    && !self.finished.contains(&p.colour);
+                    && !self.finished.contains(&p.colour)
+                    && !self.board.all_home(p.colour);
                 // One roll line missing between them: the six's bonus roll, or the next
                 // player's roll.
                 let one_missing = if bonus_kept {
@@ -582,7 +584,8 @@ impl Checker {
                             c.name()
                         ),
                     );
-                } else if next != c {
+                } else if next != c && !self.board.all_home(c) {
+                    // A colour with every piece home rolling is Rule 11's finding, not this.
                     self.violation(
                         "turn order",
                         format!(

@@ -74,6 +74,16 @@ impl Checker {
         );
     }
 
+    /// Whether the first four first-round rolls share the highest value, so that more rolls
+    /// may follow before the first player is announced (at most two more rounds of them).
+    pub(super) fn first_tied(&self) -> bool {
+        let first = &self.first_rolls[..self.first_rolls.len().min(4)];
+        let best = first.iter().map(|r| r.1).max();
+        first.len() == 4
+            && self.first_rolls.len() < 12
+            && first.iter().filter(|r| Some(r.1) == best).count() > 1
+    }
+
     pub(super) fn announce_order(&mut self, colours: Vec<Colour>) {
         self.order_announced = true;
         let expected = self.order.clone();

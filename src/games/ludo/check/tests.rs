@@ -435,6 +435,14 @@ fn structure_wants_three_files_a_types_header_a_separate_main_and_structs() {
         "struct p { int a; };\nint main(void) {}".to_string(),
     )];
     assert_eq!(structure(&one).fraction, 0.25);
+    // Seen in a real program: the logic as function bodies in a header of its own.
+    let mut logic_header = three.clone();
+    logic_header[1].0 = "logic.h".to_string();
+    assert_eq!(structure(&logic_header).fraction, 1.0);
+    // A second header of types only is no logic apart from main.
+    let mut types_only = three.clone();
+    types_only[1] = ("board.h".to_string(), "typedef int cell;".to_string());
+    assert_eq!(structure(&types_only).fraction, 0.75);
 }
 
 #[test]
@@ -582,25 +590,44 @@ fn violation_of(rule: &'static str, line: usize) -> Violation {
     }
 }
 
+/// Sixteen rules checked 400 times each, as in a game read in full.
+fn sixteen_rules() -> BTreeMap<&'static str, usize> {
+    [
+        "Rule 1",
+        "Rule 2",
+        "Rule 3",
+        "Rule 4",
+        "Rule 5",
+        "Rule 6",
+        "Rule 7",
+        "Rule 8",
+        "Rule 9",
+        "Rule 10",
+        "Rule 11",
+        "CS-1",
+        "CS-2",
+        "CS-3",
+        "CS-4",
+        "count line",
+    ]
+    .into_iter()
+    .map(|rule| (rule, 400))
+    .collect()
+}
+
 #[test]
 fn a_rule_broken_once_or_fifty_times_costs_the_same_share() {
-    let decisions: BTreeMap<&'static str, usize> = ["Rule 1", "Rule 2", "Rule 4", "count line"]
-        .into_iter()
-        .map(|rule| (rule, 400))
-        .collect();
+    let decisions = sixteen_rules();
     let once = rule_share(&decisions, &[violation_of("count line", 7)]);
     let fifty: Vec<Violation> = (0..50).map(|k| violation_of("count line", k)).collect();
-    assert_eq!(once, 0.75);
+    assert_eq!(once, 15.0 / 16.0);
     assert_eq!(rule_share(&decisions, &fifty), once);
     assert_eq!(rule_share(&decisions, &[]), 1.0);
 }
 
 #[test]
 fn two_broken_rules_cost_more_than_one() {
-    let decisions: BTreeMap<&'static str, usize> = ["Rule 1", "Rule 2", "Rule 4", "count line"]
-        .into_iter()
-        .map(|rule| (rule, 400))
-        .collect();
+    let decisions = sixteen_rules();
     let one = rule_share(&decisions, &[violation_of("count line", 7)]);
     let two = rule_share(
         &decisions,
@@ -609,7 +636,26 @@ fn two_broken_rules_cost_more_than_one() {
     assert!(two < one, "{two} < {one}");
     // A violation under a rule with no other checked decision still counts that rule.
     let unlisted = rule_share(&decisions, &[violation_of("CS-7", 3)]);
-    assert_eq!(unlisted, 0.8);
+    assert_eq!(unlisted, 16.0 / 17.0);
+}
+
+/// A game the checker could follow for only a few rules is credited for those, out of
+/// `RULES_SEEN_FULL`: seeing less of a game never earns more, and each rule seen obeyed adds.
+#[test]
+fn a_game_with_few_rules_checked_earns_rules_in_proportion() {
+    let all = sixteen_rules();
+    let first = |n: usize| -> BTreeMap<&'static str, usize> {
+        all.iter().take(n).map(|(&r, &k)| (r, k)).collect()
+    };
+    assert_eq!(rule_share(&first(0), &[]), 0.0);
+    assert_eq!(rule_share(&first(3), &[]), 3.0 / RULES_SEEN_FULL as f64);
+    assert_eq!(rule_share(&first(RULES_SEEN_FULL), &[]), 1.0);
+    for n in 1..all.len() {
+        assert!(rule_share(&first(n), &[]) <= rule_share(&first(n + 1), &[]));
+    }
+    // A bug seen in a game checked in part still costs its rule.
+    let broken = [violation_of("CS-1", 5)];
+    assert_eq!(rule_share(&first(4), &broken), 3.0 / RULES_SEEN_FULL as f64);
 }
 
 /// The `rules` share of one printed game.
@@ -802,6 +848,14 @@ fn a_six_that_also_captures_earns_two_extra_rolls() {
 /// A model game whose first player is Yellow, its first-round rolls replaced by `rolls`
 /// (with a re-roll note between each four).
 fn first_round_of_yellow(rolls: &[&[(Colour, u32)]]) -> Report {
+    first_round_of_yellow_worded(rolls, |c, v| format!("{} rolls {v}", c.name()))
+}
+
+/// `first_round_of_yellow` with each first-round roll printed by `worded`.
+fn first_round_of_yellow_worded(
+    rolls: &[&[(Colour, u32)]],
+    worded: impl Fn(Colour, u32) -> String,
+) -> Report {
     let lines = (1..200)
         .map(game)
         .find(|g| {
@@ -819,7 +873,7 @@ fn first_round_of_yellow(rolls: &[&[(Colour, u32)]]) -> Report {
                     .map(|round| {
                         round
                             .iter()
-                            .map(|(c, v)| format!("{} rolls {v}", c.name()))
+                            .map(|&(c, v)| worded(c, v))
                             .collect::<Vec<_>>()
                             .join("\n")
                     })
@@ -893,6 +947,26 @@ fn a_single_piece_landing_on_a_block_is_charged_once_under_cs3() {
         return;
     }
     panic!("no reference game shows a piece stopped in front of a block it would land on");
+}
+
+/// Seen in a real program: the first-round rolls in the turn wording, a tie, then every
+/// player rolling again in the same wording before the first player is announced.
+#[test]
+fn a_tie_rolled_again_in_the_turn_wording_is_still_the_first_round() {
+    use Colour::*;
+    let tie: &[(Colour, u32)] = &[(Red, 5), (Green, 5), (Yellow, 2), (Blue, 1)];
+    let again: &[(Colour, u32)] = &[(Red, 3), (Green, 2), (Yellow, 6), (Blue, 4)];
+    let turn_wording = |c: Colour, v: u32| format!("{} player rolled {v}", c.name());
+    let report = first_round_of_yellow_worded(&[tie, again], turn_wording);
+    assert_eq!(report.violations, []);
+    assert!(report
+        .readings
+        .contains("a tie in the first roll is rolled again by every player"));
+    // Yellow must still top the re-roll.
+    let lost: &[(Colour, u32)] = &[(Red, 3), (Green, 2), (Yellow, 5), (Blue, 6)];
+    let report = first_round_of_yellow_worded(&[tie, lost], turn_wording);
+    let rules: Vec<&str> = report.violations.iter().map(|v| v.rule).collect();
+    assert_eq!(rules, ["first player"]);
 }
 
 #[test]
