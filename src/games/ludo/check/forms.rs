@@ -183,6 +183,27 @@ pub(super) const FORMS: &[Form] = &[
     },
     Form {
         name: "location summary",
+        template: "[piece] {} -> on path at {}",
+        example: "Piece 3 -> On Path at L12",
+        build: |s, summary| {
+            let id = piece(s[0], None).or_else(|| piece(s[0], Some(summary?)))?;
+            Some(Msg::PieceAt(id, loose_location(s[1], id.colour)?))
+        },
+    },
+    Form {
+        name: "location summary",
+        template: "location of {} [player] pieces",
+        example: "Location of Green player Pieces",
+        build: |s, _| Some(Msg::LocationHeader(colour(s[0])?)),
+    },
+    Form {
+        name: "roll",
+        template: "{} [player] rolled|rolls {} for the {} time",
+        example: "Green rolled 6 for the 2 time",
+        build: roll,
+    },
+    Form {
+        name: "location summary",
         template: "location of pieces [of] {}",
         example: "Location of pieces of Yellow",
         build: |s, _| Some(Msg::LocationHeader(colour(s[0])?)),
@@ -194,8 +215,14 @@ pub(super) const FORMS: &[Form] = &[
         build: |s, _| Some(Msg::Count(colour(s[0])?, share(s[1])?, share(s[2])?)),
     },
     Form {
+        name: "count line",
+        template: "{} [player] [now] has {} [on] [of] [pieces] on the board and {} [pieces] on|in the base and {} [pieces] in|at [the] home",
+        example: "Green player now has 2/4 pieces on the board and 1/4 pieces in the base and 1/4 pieces in the home.",
+        build: |s, _| Some(Msg::Count(colour(s[0])?, share(s[1])?, share(s[2])?)),
+    },
+    Form {
         name: "entry to X",
-        template: "{} [player] moves [piece] {} to the|a starting point [*]",
+        template: "{} [player] moves [piece] {} to the|a starting point|position [*]",
         example: "Blue player moves piece B1 to the starting point(15).",
         build: |s, _| {
             let c = colour(s[0])?;
@@ -229,7 +256,7 @@ pub(super) const FORMS: &[Form] = &[
     },
     Form {
         name: "first player",
-        template: "{} [player] has the highest roll|number and will begin the game",
+        template: "{} [player] has the highest|heighest roll|number and will begin the game",
         example: "Yellow has the highest roll and will begin the game.",
         build: |s, _| Some(Msg::Highest(colour(s[0])?)),
     },
@@ -249,6 +276,18 @@ pub(super) const FORMS: &[Form] = &[
         name: "round order",
         template: "the order of [a] [single] [round] [is] {} {} {} [and] {}",
         example: "The order of single round is Yellow, Blue, Red, and Green",
+        build: |s, _| {
+            Some(Msg::Order(
+                s.iter()
+                    .map(|w| colour_or_letter(w))
+                    .collect::<Option<Vec<_>>>()?,
+            ))
+        },
+    },
+    Form {
+        name: "round order",
+        template: "the order of [a] [single] [round] [is] {} -> {} -> {} -> {}",
+        example: "The order of a single round is Blue --> Red --> Green --> Yellow",
         build: |s, _| {
             Some(Msg::Order(
                 s.iter().map(|w| colour(w)).collect::<Option<Vec<_>>>()?,

@@ -381,6 +381,10 @@ pub(super) fn loosen(line: &str) -> String {
         ("home straight cell ", "homepath"),
         ("in home", "home"),
         (" homepath ", " homepath"),
+        ("red homepath", "redhomepath"),
+        ("green homepath", "greenhomepath"),
+        ("yellow homepath", "yellowhomepath"),
+        ("blue homepath", "bluehomepath"),
         (" - ", " "),
     ] {
         if s.contains(from) {
@@ -432,6 +436,45 @@ mod tests {
     fn lines_seen_in_real_programs_are_read() {
         let cases: Vec<(&str, Msg)> = vec![
             ("Blue player rolls 6.", Msg::AnyRoll(Colour::Blue, 6)),
+            ("Red rolled 4 for the 3 time", Msg::AnyRoll(Colour::Red, 4)),
+            (
+                "Location of Blue player Pieces",
+                Msg::LocationHeader(Colour::Blue),
+            ),
+            (
+                "Piece Y2 -> Yellow homepath 3",
+                Msg::PieceAt(id(Colour::Yellow, 2), Loc::HomePath(3)),
+            ),
+            (
+                "Yellow moves piece Y2 from L10 to Yellow homepath 1 by 3 units Clockwise direction.",
+                Msg::LooseMove {
+                    id: id(Colour::Yellow, 2),
+                    from: Some(Loc::Square(10)),
+                    to: Loc::HomePath(1),
+                    units: Some(3),
+                    dir: Some(Dir::Clockwise),
+                },
+            ),
+            (
+                "Red player now has 1/4 pieces on the board and 2/4 pieces in the base and 1/4 pieces in the home.",
+                Msg::Count(Colour::Red, 1, 2),
+            ),
+            (
+                "Green player moves Piece 3 to the starting position.",
+                Msg::Enter(Colour::Green, id(Colour::Green, 3)),
+            ),
+            (
+                "\u{1b}[34mBlue\u{1b}[0m player has the heighest roll and will begin the game.",
+                Msg::Highest(Colour::Blue),
+            ),
+            (
+                "The order of a single round is: Y B R G ",
+                Msg::Order(vec![Colour::Yellow, Colour::Blue, Colour::Red, Colour::Green]),
+            ),
+            (
+                "The order of a single round is \u{1b}[32mGreen\u{1b}[0m --> Yellow --> Blue --> Red",
+                Msg::Order(vec![Colour::Green, Colour::Yellow, Colour::Blue, Colour::Red]),
+            ),
             ("Blue Player rolls 6", Msg::AnyRoll(Colour::Blue, 6)),
             ("Blue has rolled 6", Msg::AnyRoll(Colour::Blue, 6)),
             ("R rolls 5", Msg::AnyRoll(Colour::Red, 5)),
