@@ -932,9 +932,10 @@ pub fn behaviour_charge(model: &[Showed], shown: &[Showed]) -> Option<ItemVerdic
             let mut names: Vec<&str> = lacking.iter().map(|f| f.key()).collect();
             names.dedup();
             notes.push(format!(
-                "{}: {} of the 3 points of its behaviour (section 2.1) are about {}, which no game shows",
+                "{}: {} of the 3 points of its behaviour (section 2.1) {} about {}, which no game shows",
                 c.name(),
                 lacking.len(),
+                if lacking.len() == 1 { "is" } else { "are" },
                 names.join(" and ")
             ));
         }
