@@ -160,6 +160,7 @@ impl Checker {
         if lowered.contains("->")
             || lowered.contains("location of")
             || lowered.contains("locations of")
+            || lowered.contains("current position")
         {
             return false;
         }

@@ -53,6 +53,7 @@ pub(super) fn replay(output: &str) -> Checker {
         line_no: 0,
         text: String::new(),
         cells_from_one: None,
+        pieces_from_zero: pieces_from_zero(output),
         places: Vec::new(),
     };
     // While the home straight's numbering is not known, the game is replayed a second time
@@ -109,11 +110,16 @@ impl Checker {
         self.line_no = index + 1;
         self.text = text.to_string();
         let started = self.order.is_some() || self.report.rolls > 0;
+        let shifted = self
+            .pieces_from_zero
+            .then(|| pieces_from_one(text))
+            .flatten();
+        let text_read = shifted.as_deref().unwrap_or(text);
         let renumbered = match self.cells_from_one {
-            Some(true) => cells_from_one(text),
+            Some(true) => cells_from_one(text_read),
             _ => None,
         };
-        let msg = match read(renumbered.as_deref().unwrap_or(text), self.summary) {
+        let msg = match read(renumbered.as_deref().unwrap_or(text_read), self.summary) {
             Reading::Exact(msg) => Some(msg),
             Reading::Tolerated(msg, form) => {
                 self.report.unreadable.push((index + 1, text.to_string()));
