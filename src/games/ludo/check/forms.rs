@@ -94,7 +94,7 @@ fn share(word: &str) -> Option<u32> {
 }
 
 /// A colour, or its letter as some programs print it in first-round rolls (`R rolls 5`).
-fn colour_or_letter(word: &str) -> Option<Colour> {
+pub(super) fn colour_or_letter(word: &str) -> Option<Colour> {
     colour(word).or_else(|| {
         Colour::SEATING
             .into_iter()
@@ -390,6 +390,13 @@ pub(super) const FORMS: &[Form] = &[
             Loc::Square(n) => Some(Msg::Spawned(u32::from(n))),
             _ => None,
         },
+    },
+    Form {
+        name: "mystery cell",
+        template: "mystery cell is {}",
+        example: "Mystery cell is :21",
+        // Printed once as each cell spawns (every fourth round in the program seen).
+        build: |s, _| Some(Msg::Spawned(number(s[0].trim_start_matches(':'))?)),
     },
     Form {
         name: "mystery cell",

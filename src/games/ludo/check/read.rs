@@ -573,6 +573,7 @@ mod tests {
                     victim: id(Colour::Red, 1),
                 },
             ),
+            ("Mystery cell is :37", Msg::Spawned(37)),
             ("Player Yellow Won", Msg::Wins(Colour::Yellow)),
             ("Player Red Won the Third Place.....", Msg::Place(Colour::Red, 3)),
             (" Blue Player : Place 4", Msg::Place(Colour::Blue, 4)),
