@@ -232,6 +232,12 @@ pub(super) const FORMS: &[Form] = &[
     },
     Form {
         name: "location summary",
+        template: "for player {}",
+        example: "For Player Green",
+        build: |s, _| Some(Msg::LocationHeader(colour(s[0])?)),
+    },
+    Form {
+        name: "location summary",
         template: "{} pieces locations",
         example: "Blue Pieces locations",
         build: |s, _| Some(Msg::LocationHeader(colour(s[0])?)),
@@ -297,11 +303,12 @@ pub(super) const FORMS: &[Form] = &[
     },
     Form {
         name: "entry to X",
-        template: "{} [player] moves [piece] {} to the|a starting point [*]",
+        template: "{} [player] moves [piece|peice] {} to the|a starting point [*]",
         example: "Blue player moves piece B1 to the starting point(15).",
         build: |s, _| {
             let c = colour_or_letter(s[0])?;
-            Some(Msg::Enter(c, loose_piece(s[1], c)?))
+            let id = loose_piece(s[1], c).or_else(|| named_piece(s[1]))?;
+            (id.colour == c).then_some(Msg::Enter(c, id))
         },
     },
     Form {
@@ -337,7 +344,7 @@ pub(super) const FORMS: &[Form] = &[
     },
     Form {
         name: "first player",
-        template: "{} [player] has the highest roll|number and will begin the game",
+        template: "{} [player] has the highest|heighest roll|number and will begin the game",
         example: "Yellow has the highest roll and will begin the game.",
         build: |s, _| Some(Msg::Highest(colour(s[0])?)),
     },
@@ -355,7 +362,7 @@ pub(super) const FORMS: &[Form] = &[
     },
     Form {
         name: "round order",
-        template: "the order of [a] [single] [round] [is] {} {} {} [and] {}",
+        template: "the order of [a] [single] [round] [is] {} [->] {} [->] {} [->] [and] {}",
         example: "The order of single round is Yellow, Blue, Red, and Green",
         build: |s, _| {
             Some(Msg::Order(

@@ -372,7 +372,7 @@ fn cell_word(word: &str) -> Option<&str> {
 }
 
 /// Phrases of lines that report no change (a pass, a coin toss already shown by the move).
-const NOTES: [&str; 19] = [
+const NOTES: [&str; 24] = [
     "passing to the next player",
     "rolling again",
     "no pieces can be moved",
@@ -392,6 +392,11 @@ const NOTES: [&str; 19] = [
     "cannot move in homestraight",
     "rankings",
     "standings",
+    "no active pieces",
+    "no active players",
+    "player stats",
+    "completed the game",
+    "is the starting point of",
 ];
 
 /// The handout's normalisation plus what real programs add around the same words: colour
@@ -574,6 +579,24 @@ mod tests {
                 },
             ),
             ("Mystery cell is :37", Msg::Spawned(37)),
+            (
+                "Blue player has the heighest roll and will begin the game.",
+                Msg::Highest(Colour::Blue),
+            ),
+            (
+                "The order of a single round is Blue --> Red --> Green --> Yellow",
+                Msg::Order(vec![
+                    Colour::Blue,
+                    Colour::Red,
+                    Colour::Green,
+                    Colour::Yellow,
+                ]),
+            ),
+            (
+                "Green Player moves peice Green-3 to the starting point.",
+                Msg::Enter(Colour::Green, id(Colour::Green, 3)),
+            ),
+            ("For Player Red", Msg::LocationHeader(Colour::Red)),
             ("Player Yellow Won", Msg::Wins(Colour::Yellow)),
             ("Player Red Won the Third Place.....", Msg::Place(Colour::Red, 3)),
             (" Blue Player : Place 4", Msg::Place(Colour::Blue, 4)),
@@ -661,6 +684,9 @@ mod tests {
             "R1 will go Clockwise",
             "G3 will move counter-clockwise",
             "Yellow has no valid pieces to move.",
+            "There are no active pieces in the board for Red player. So the trow will be terminated.....",
+            "Player Stats",
+            "Green's 2th peice completed the game......",
         ] {
             assert!(
                 matches!(
