@@ -11,11 +11,7 @@ pub(super) fn loose_location(word: &str, colour: Colour) -> Option<Loc> {
         return Some(loc);
     }
     let word = word.strip_prefix(colour.lower()).unwrap_or(word);
-    if let Some(n) = word
-        .strip_prefix("l-")
-        .or_else(|| word.strip_prefix('l'))
-        .and_then(number)
-    {
+    if let Some(n) = word.strip_prefix('l').and_then(number) {
         return (n < u32::from(SQUARES)).then_some(Loc::Square(n as u8));
     }
     let k = ["homepath", "hs", "h-", "h"]
@@ -276,7 +272,9 @@ pub(super) const FORMS: &[Form] = &[
         example: "Location of Yellow-3 is H-5",
         build: |s, _| {
             let id = named_piece(s[0])?;
-            Some(Msg::PieceAt(id, loose_location(s[1], id.colour)?))
+            // `L-32` is square 32 here; elsewhere (`lands on square L-1`) a program's `-1`.
+            let at = s[1].strip_prefix("l-").unwrap_or(s[1]);
+            Some(Msg::PieceAt(id, loose_location(at, id.colour)?))
         },
     },
     Form {

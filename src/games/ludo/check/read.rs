@@ -597,6 +597,10 @@ mod tests {
                 Msg::Enter(Colour::Green, id(Colour::Green, 3)),
             ),
             ("For Player Red", Msg::LocationHeader(Colour::Red)),
+            (
+                "Location of Green-2 is L-7",
+                Msg::PieceAt(id(Colour::Green, 2), Loc::Square(7)),
+            ),
             ("Player Yellow Won", Msg::Wins(Colour::Yellow)),
             ("Player Red Won the Third Place.....", Msg::Place(Colour::Red, 3)),
             (" Blue Player : Place 4", Msg::Place(Colour::Blue, 4)),
@@ -706,6 +710,14 @@ mod tests {
         }
         assert_eq!(
             read("Red player does a little dance.", None),
+            Reading::NotUnderstood
+        );
+        // `L-1` is a program's -1, not square 1, outside `Location of Red-1 is L-32`.
+        assert_eq!(
+            read(
+                "Red piece R2 lands on square L-1, captures Green piece G1, and returns it to the base.",
+                None
+            ),
             Reading::NotUnderstood
         );
     }
