@@ -415,10 +415,10 @@ fn one_deleted_line_gives_no_rule_finding_over_1000_games() {
         .filter_map(|seed| {
             let style = STYLES[seed as usize % STYLES.len()];
             let lines = restyled(seed, style);
-            // The kinds turn with the seed (11 and 9 styles: every pair comes up); a game
-            // without a line of its kind takes the next kind.
+            // The kinds turn with each style's seeds (seed / styles), so every pair of style
+            // and kind comes up; a game without a line of its kind takes the next kind.
             let (what, at) = (0..KINDS.len()).find_map(|k| {
-                let what = KINDS[(seed as usize + k) % KINDS.len()];
+                let what = KINDS[(seed as usize / STYLES.len() + k) % KINDS.len()];
                 let of_kind: Vec<usize> = (0..lines.len())
                     .filter(|&i| kind(&lines[i]) == Some(what))
                     .collect();

@@ -169,6 +169,8 @@ pub(super) struct Checker {
     pub(super) left_standing: Vec<Pending>,
     /// The colour of the location summary being printed.
     pub(super) summary: Option<Colour>,
+    /// The pieces of that colour the summary has listed so far (their indices).
+    pub(super) summary_listed: Vec<usize>,
     pub(super) line_no: usize,
     pub(super) text: String,
     /// Whether the program numbers its home-straight cells 1 to 5 (`HS5` the last cell, not
