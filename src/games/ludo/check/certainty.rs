@@ -3,6 +3,7 @@
 //! from another origin.
 
 use super::super::board::*;
+use super::forms::colour_or_letter;
 use super::read::*;
 use super::state::*;
 use super::words::*;
@@ -160,6 +161,7 @@ impl Checker {
         if lowered.contains("->")
             || lowered.contains("location of")
             || lowered.contains("locations of")
+            || lowered.contains("current position")
         {
             return false;
         }
@@ -169,7 +171,18 @@ impl Checker {
             .filter(|w| !w.is_empty())
             .collect();
         let named: Vec<PieceId> = words.iter().filter_map(|w| piece(w, None)).collect();
-        let colours: Vec<Colour> = words.iter().filter_map(|w| colour(w)).collect();
+        // A colour's letter names it first on the line or after "player" (`B Player moves
+        // piece 1 ...`, `Player G rolled a 5`).
+        let colours: Vec<Colour> = words
+            .iter()
+            .enumerate()
+            .filter_map(
+                |(k, w)| match k.checked_sub(1).map(|before| words[before]) {
+                    None | Some("player") => colour_or_letter(w),
+                    Some(_) => colour(w),
+                },
+            )
+            .collect();
         let out =
             |id: &PieceId, board: &Board| !matches!(board.piece(*id).loc, Loc::Base | Loc::Home);
         let lost: Vec<PieceId> = if !named.is_empty() {

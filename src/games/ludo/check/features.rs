@@ -144,7 +144,7 @@ pub fn named_in(line: &str) -> Vec<Feature> {
     add(capture, Feature::Capture);
     add(starts("block"), Feature::Block);
     add(
-        starts("homepath")
+        words.iter().any(|w| w.contains("homepath"))
             || starts("homestraight")
             || pair("home", "straight")
             || pair("home", "path")
@@ -152,7 +152,11 @@ pub fn named_in(line: &str) -> Vec<Feature> {
             || words.iter().any(|w| {
                 w.strip_prefix("hs")
                     .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-            }),
+            })
+            // `H-3`: an `h` then the cell's number.
+            || words
+                .windows(2)
+                .any(|w| w[0] == "h" && w[1].bytes().all(|b| b.is_ascii_digit())),
         Feature::HomeStraight,
     );
     add(
@@ -179,7 +183,9 @@ pub fn named_in(line: &str) -> Vec<Feature> {
     add(
         ["win", "wins", "won", "winner"].iter().any(|w| has(w))
             || pair("1st", "place")
-            || pair("first", "place"),
+            || pair("first", "place")
+            || pair("place", "1")
+            || pair("1", "place"),
         Feature::Winner,
     );
     add(has("bonus") && capture, Feature::CaptureBonus);
@@ -230,6 +236,17 @@ mod tests {
             ("*** Red player has won the game! ***", &[Feature::Winner]),
             ("Player Blue Wins !!!", &[Feature::Winner]),
             ("1st place: Yellow", &[Feature::Winner]),
+            ("Player Green Wins !!!", &[Feature::Winner]),
+            (" Green Player : Place 1", &[Feature::Winner]),
+            (
+                "Blue player finished the game and got the 1 place.",
+                &[Feature::Winner],
+            ),
+            ("B3 ----> BlueHomePath[2]", &[Feature::HomeStraight]),
+            ("Location of Yellow-3 is H-5", &[Feature::HomeStraight]),
+            // A second place is no winner; a square is no home-straight cell.
+            (" Red Player : Place 2", &[]),
+            ("Location of Red-4 is L-32", &[]),
             (
                 "Red gets a bonus roll for capturing",
                 &[Feature::Capture, Feature::CaptureBonus],

@@ -78,12 +78,19 @@ fn loose_piece(word: &str, colour: Colour) -> Option<PieceId> {
     piece(word, Some(colour))
 }
 
+/// A piece named by its colour and number, `yellow-3`: only in location lines, since the
+/// moves of the program seen printing it give steps from its start, not squares.
+fn named_piece(word: &str) -> Option<PieceId> {
+    let (name, n) = word.split_once('-')?;
+    piece(n, Some(colour(name)?))
+}
+
 fn share(word: &str) -> Option<u32> {
     number(word.strip_suffix("/4").unwrap_or(word)).filter(|&n| n <= 4)
 }
 
 /// A colour, or its letter as some programs print it in first-round rolls (`R rolls 5`).
-fn colour_or_letter(word: &str) -> Option<Colour> {
+pub(super) fn colour_or_letter(word: &str) -> Option<Colour> {
     colour(word).or_else(|| {
         Colour::SEATING
             .into_iter()
@@ -91,8 +98,14 @@ fn colour_or_letter(word: &str) -> Option<Colour> {
     })
 }
 
-/// A place in a table of places: `1`, `1st`, `2nd`, `3rd`, `4th`.
+/// A place in a table of places: `1`, `1st`, `2nd`, `3rd`, `4th`, `second`.
 fn place(word: &str) -> Option<u32> {
+    if let Some(k) = ["first", "second", "third", "fourth"]
+        .iter()
+        .position(|w| *w == word)
+    {
+        return Some(k as u32 + 1);
+    }
     let digits = ["st", "nd", "rd", "th"]
         .iter()
         .find_map(|s| word.strip_suffix(s))
@@ -109,7 +122,7 @@ fn roll(s: &[&str], _: Option<Colour>) -> Option<Msg> {
 }
 
 fn full_move(s: &[&str], _: Option<Colour>) -> Option<Msg> {
-    let c = colour(s[0])?;
+    let c = colour_or_letter(s[0])?;
     Some(Msg::LooseMove {
         id: loose_piece(s[1], c)?,
         from: Some(loose_location(s[2], c)?),
@@ -125,6 +138,12 @@ pub(super) const FORMS: &[Form] = &[
         name: "roll",
         template: "{} [player] [has] rolled|rolls|rolled|got [a] {}",
         example: "\u{1b}[0;34mBlue has rolled 6",
+        build: roll,
+    },
+    Form {
+        name: "roll",
+        template: "player {} [has] rolled|rolls|got [a] {}",
+        example: "Player G rolled a 5",
         build: roll,
     },
     Form {
@@ -158,6 +177,26 @@ pub(super) const FORMS: &[Form] = &[
         build: full_move,
     },
     Form {
+        name: "move without units",
+        template: "{} [player] moves [piece] {} from [location] {} to [location] {}",
+        example: "Green moves piece G3 from L12 to L17.",
+        build: |s, _| {
+            let c = colour_or_letter(s[0])?;
+            let id = loose_piece(s[1], c)?;
+            match loose_location(s[2], c)? {
+                // Out of base onto the board is the entry to X.
+                Loc::Base => Some(Msg::Enter(c, id)),
+                from => Some(Msg::LooseMove {
+                    id,
+                    from: Some(from),
+                    to: loose_location(s[3], c)?,
+                    units: None,
+                    dir: None,
+                }),
+            }
+        },
+    },
+    Form {
         name: "move home",
         template: "{} [player] moves [piece] {} to home",
         example: "Blue moves B3 to Home",
@@ -174,7 +213,7 @@ pub(super) const FORMS: &[Form] = &[
     },
     Form {
         name: "location summary",
-        template: "[piece] {} -> {}",
+        template: "[piece] {} -> [cell] {}",
         example: "Piece 2 -> L16",
         build: |s, summary| {
             let id = piece(s[0], None).or_else(|| piece(s[0], Some(summary?)))?;
@@ -209,10 +248,77 @@ pub(super) const FORMS: &[Form] = &[
         build: |s, _| Some(Msg::LocationHeader(colour(s[0])?)),
     },
     Form {
+        name: "location summary",
+        template: "for player {}",
+        example: "For Player Green",
+        build: |s, _| Some(Msg::LocationHeader(colour(s[0])?)),
+    },
+    Form {
+        name: "location summary",
+        template: "{} pieces locations",
+        example: "Blue Pieces locations",
+        build: |s, _| Some(Msg::LocationHeader(colour(s[0])?)),
+    },
+    Form {
+        name: "location summary",
+        template: "player {}",
+        example: "Player G:",
+        build: |s, _| Some(Msg::LocationHeader(colour_or_letter(s[0])?)),
+    },
+    Form {
+        name: "location summary",
+        template: "piece {} current position {} {}",
+        example: "Piece 2 - Current Position: -3, in Base",
+        build: |s, summary| {
+            let id = piece(s[0], Some(summary?))?;
+            let at = loose_location(s[2], id.colour)?;
+            matches!(at, Loc::Base | Loc::Home).then_some(Msg::PieceAt(id, at))
+        },
+    },
+    Form {
+        name: "location summary",
+        template: "piece {} current position {}",
+        example: "Piece 3 - Current Position: 17,",
+        build: |s, summary| {
+            let id = piece(s[0], Some(summary?))?;
+            match loose_location(s[1], id.colour)? {
+                Loc::Square(n) => Some(Msg::PieceAt(id, Loc::Square(n))),
+                _ => None,
+            }
+        },
+    },
+    Form {
+        name: "location summary",
+        template: "location of {} is {}",
+        example: "Location of Yellow-3 is H-5",
+        build: |s, _| {
+            let id = named_piece(s[0])?;
+            // `L-32` is square 32 here; elsewhere (`lands on square L-1`) a program's `-1`.
+            let at = s[1].strip_prefix("l-").unwrap_or(s[1]);
+            Some(Msg::PieceAt(id, loose_location(at, id.colour)?))
+        },
+    },
+    Form {
+        name: "location summary",
+        template: "piece {} is [in] [the] {}",
+        example: "Piece Green-2 is in the Base",
+        build: |s, _| {
+            let id = named_piece(s[0])?;
+            let at = loose_location(s[1], id.colour)?;
+            matches!(at, Loc::Base | Loc::Home).then_some(Msg::PieceAt(id, at))
+        },
+    },
+    Form {
         name: "count line",
         template: "{} [player] [now] has {} [on] [of] [pieces] on the board and {} [pieces] on|in the base",
         example: "Yellow player now has 0/4 on the board and 4/4 pieces on the base",
-        build: |s, _| Some(Msg::Count(colour(s[0])?, share(s[1])?, share(s[2])?)),
+        build: |s, _| {
+            Some(Msg::Count(
+                colour_or_letter(s[0])?,
+                share(s[1])?,
+                share(s[2])?,
+            ))
+        },
     },
     Form {
         name: "count line",
@@ -222,11 +328,12 @@ pub(super) const FORMS: &[Form] = &[
     },
     Form {
         name: "entry to X",
-        template: "{} [player] moves [piece] {} to the|a starting point|position [*]",
+        template: "{} [player] moves [piece|peice] {} to the|a starting point|position [*]",
         example: "Blue player moves piece B1 to the starting point(15).",
         build: |s, _| {
-            let c = colour(s[0])?;
-            Some(Msg::Enter(c, loose_piece(s[1], c)?))
+            let c = colour_or_letter(s[0])?;
+            let id = loose_piece(s[1], c).or_else(|| named_piece(s[1]))?;
+            (id.colour == c).then_some(Msg::Enter(c, id))
         },
     },
     Form {
@@ -234,7 +341,7 @@ pub(super) const FORMS: &[Form] = &[
         template: "{} [piece] {} lands on [square] {} [and] captures {} [piece] {} and returns|returned it to [the] base",
         example: "Green piece G1 lands on square L41, captures Red piece R3 and returns it to base.",
         build: |s, _| {
-            let (c, v) = (colour(s[0])?, colour(s[3])?);
+            let (c, v) = (colour_or_letter(s[0])?, colour_or_letter(s[3])?);
             Some(Msg::Capture {
                 id: loose_piece(s[1], c)?,
                 square: loose_location(s[2], c)?,
@@ -244,15 +351,21 @@ pub(super) const FORMS: &[Form] = &[
     },
     Form {
         name: "capture naming the captured piece",
+        template: "{} captures {} [piece] {}",
+        example: "Green captures Blue's piece B2!",
+        build: |s, _| Some(Msg::CaptureOf(loose_piece(s[2], colour(s[1])?)?)),
+    },
+    Form {
+        name: "capture naming the captured piece",
         template: "{} [piece] {} was|is|has captured|been [captured] [and] [is] [was] sent|returned|moved [back] to [the] base",
         example: "Red piece R2 was captured and sent back to the base.",
-        build: |s, _| Some(Msg::CaptureOf(loose_piece(s[1], colour(s[0])?)?)),
+        build: |s, _| Some(Msg::CaptureOf(loose_piece(s[1], colour_or_letter(s[0])?)?)),
     },
     Form {
         name: "capture naming the captured piece",
         template: "{} [piece] {} is|was captured by [a] [the] block of {} and [is] [was] returned|sent [back] to [the] base",
         example: "Blue piece B4 is captured by block of Green and is returned to the base",
-        build: |s, _| Some(Msg::CaptureOf(loose_piece(s[1], colour(s[0])?)?)),
+        build: |s, _| Some(Msg::CaptureOf(loose_piece(s[1], colour_or_letter(s[0])?)?)),
     },
     Form {
         name: "first player",
@@ -274,23 +387,13 @@ pub(super) const FORMS: &[Form] = &[
     },
     Form {
         name: "round order",
-        template: "the order of [a] [single] [round] [is] {} {} {} [and] {}",
+        template: "the order of [a] [single] [round] [is] {} [->] {} [->] {} [->] [and] {}",
         example: "The order of single round is Yellow, Blue, Red, and Green",
         build: |s, _| {
             Some(Msg::Order(
                 s.iter()
                     .map(|w| colour_or_letter(w))
                     .collect::<Option<Vec<_>>>()?,
-            ))
-        },
-    },
-    Form {
-        name: "round order",
-        template: "the order of [a] [single] [round] [is] {} -> {} -> {} -> {}",
-        example: "The order of a single round is Blue --> Red --> Green --> Yellow",
-        build: |s, _| {
-            Some(Msg::Order(
-                s.iter().map(|w| colour(w)).collect::<Option<Vec<_>>>()?,
             ))
         },
     },
@@ -322,6 +425,13 @@ pub(super) const FORMS: &[Form] = &[
     },
     Form {
         name: "mystery cell",
+        template: "mystery cell is {}",
+        example: "Mystery cell is :21",
+        // Printed once as each cell spawns (every fourth round in the program seen).
+        build: |s, _| Some(Msg::Spawned(number(s[0].trim_start_matches(':'))?)),
+    },
+    Form {
+        name: "mystery cell",
         template: "the mystery cell is at {} {*}",
         example: "The mystery cell is at L33 for 3 more rounds",
         build: |s, _| match loose_location(s[0], Colour::Yellow)? {
@@ -334,7 +444,7 @@ pub(super) const FORMS: &[Form] = &[
         template: "{} piece {} [is] [was] teleported to {}",
         example: "Red piece R1 is teleported to pitakotuwa",
         build: |s, _| {
-            let c = colour(s[0])?;
+            let c = colour_or_letter(s[0])?;
             let target = teleport_target(s[2])?;
             Some(Msg::Teleported(loose_piece(s[1], c)?, target))
         },
@@ -349,7 +459,31 @@ pub(super) const FORMS: &[Form] = &[
         name: "winner",
         template: "{} [player] wins|won|has [won] [the] [game]",
         example: "Green player has won!!!",
-        build: |s, _| Some(Msg::Wins(colour(s[0])?)),
+        build: |s, _| Some(Msg::Wins(colour_or_letter(s[0])?)),
+    },
+    Form {
+        name: "winner",
+        template: "player {} wins|won [the] [game]",
+        example: "Player Blue Won the game!!!!!!",
+        build: |s, _| Some(Msg::Wins(colour_or_letter(s[0])?)),
+    },
+    Form {
+        name: "places",
+        template: "player {} won|got [the] {} place",
+        example: "Player Green Won the Second Place........",
+        build: |s, _| Some(Msg::Place(colour_or_letter(s[0])?, place(s[1])?)),
+    },
+    Form {
+        name: "places",
+        template: "{} [player] finished the game and got the {} place",
+        example: "Blue player finished the game and got the 1 place.",
+        build: |s, _| Some(Msg::Place(colour_or_letter(s[0])?, place(s[1])?)),
+    },
+    Form {
+        name: "places",
+        template: "{} [player] place {}",
+        example: " Green Player : Place 1",
+        build: |s, _| Some(Msg::Place(colour(s[0])?, place(s[1])?)),
     },
     Form {
         name: "winner named after",

@@ -36,9 +36,13 @@ enum Style {
     Banners,
     /// Home-straight cells numbered 1 to 5, `Home Straight Cell 5` the last.
     CellsFromOne,
+    /// `Player G rolled a 5` and `Player Green Wins !!!`.
+    PlayerLetters,
+    /// Pieces named by a bare number from 0 after `piece` (`Red piece 0 ...` is R1).
+    PiecesFromZero,
 }
 
-const STYLES: [Style; 9] = [
+const STYLES: [Style; 11] = [
     Style::LSquares,
     Style::Tense,
     Style::Escapes,
@@ -48,6 +52,8 @@ const STYLES: [Style; 9] = [
     Style::HomeStraight,
     Style::Banners,
     Style::CellsFromOne,
+    Style::PlayerLetters,
+    Style::PiecesFromZero,
 ];
 
 fn l_square(loc: Loc, c: Colour) -> String {
@@ -189,6 +195,19 @@ fn restyle(line: &str, style: Style) -> Vec<String> {
                 for k in (0..HOME_PATH_CELLS).rev() {
                     let cell = format!("{}homepath{k}", c.lower());
                     s = s.replace(&cell, &format!("Home Straight Cell {}", k + 1));
+                }
+            }
+            vec![s]
+        }
+        (Style::PlayerLetters, Msg::Rolled(c, v)) => {
+            vec![format!("Player {} rolled a {v}", c.letter())]
+        }
+        (Style::PlayerLetters, Msg::Wins(c)) => vec![format!("Player {} Wins !!!", c.name())],
+        (Style::PiecesFromZero, _) => {
+            let mut s = line.to_string();
+            for id in Colour::SEATING.into_iter().flat_map(PieceId::all) {
+                for piece in ["piece", "Piece"] {
+                    s = s.replace(&format!("{piece} {id}"), &format!("{piece} {}", id.index));
                 }
             }
             vec![s]
@@ -396,10 +415,10 @@ fn one_deleted_line_gives_no_rule_finding_over_1000_games() {
         .filter_map(|seed| {
             let style = STYLES[seed as usize % STYLES.len()];
             let lines = restyled(seed, style);
-            // The kinds turn with the seed (11 and 9 styles: every pair comes up); a game
-            // without a line of its kind takes the next kind.
+            // The kinds turn with each style's seeds (seed / styles), so every pair of style
+            // and kind comes up; a game without a line of its kind takes the next kind.
             let (what, at) = (0..KINDS.len()).find_map(|k| {
-                let what = KINDS[(seed as usize + k) % KINDS.len()];
+                let what = KINDS[(seed as usize / STYLES.len() + k) % KINDS.len()];
                 let of_kind: Vec<usize> = (0..lines.len())
                     .filter(|&i| kind(&lines[i]) == Some(what))
                     .collect();

@@ -269,7 +269,8 @@ pub(super) fn cells_from_one(line: &str) -> Option<String> {
     let lower = line
         .to_lowercase()
         .replace("home straight cell ", "homepath")
-        .replace("homepath ", "homepath");
+        .replace("homepath ", "homepath")
+        .replace("homepath[", "homepath");
     let mut out = String::with_capacity(lower.len());
     let mut rest = lower.as_str();
     let mut changed = false;
@@ -291,6 +292,58 @@ pub(super) fn cells_from_one(line: &str) -> Option<String> {
     }
     out.push_str(rest);
     changed.then_some(out)
+}
+
+/// The bare piece numbers of a line (`piece 2`, not `piece R2`): the byte offset of each
+/// digit and the digit.
+fn bare_pieces(line: &str) -> Vec<(usize, u32)> {
+    let lower = line.to_ascii_lowercase();
+    lower
+        .match_indices("piece")
+        .filter(|(at, _)| !lower[..*at].ends_with(|c: char| c.is_ascii_alphanumeric()))
+        .filter_map(|(at, word)| {
+            let after = &lower[at + word.len()..];
+            let rest = after.trim_start_matches(' ');
+            let gap = after.len() - rest.len();
+            let mut chars = rest.chars();
+            let digit = chars.next()?.to_digit(10)?;
+            let ends = chars.next().is_none_or(|c| !c.is_ascii_alphanumeric());
+            (gap > 0 && ends).then_some((at + word.len() + gap, digit))
+        })
+        .collect()
+}
+
+/// Whether a game numbers its bare pieces 0 to 3: some line names a `piece 0` and none a
+/// `piece 4`. A game that names both keeps the handout's 1 to 4 (its `piece 0` reads as no
+/// piece); one that names neither is read as numbered 1 to 4, as before.
+pub(super) fn pieces_from_zero(output: &str) -> bool {
+    let numbers: Vec<u32> = output
+        .lines()
+        .flat_map(|line| bare_pieces(line).into_iter().map(|(_, n)| n))
+        .collect();
+    numbers.contains(&0) && !numbers.contains(&4)
+}
+
+/// The line with each bare piece number one higher, for a program that numbers pieces 0 to
+/// 3 (`R moves piece 1 to the starting point.` is R2). A number above 3 becomes no piece.
+/// `None` when the line names no bare piece.
+pub(super) fn pieces_from_one(line: &str) -> Option<String> {
+    let found = bare_pieces(line);
+    if found.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut last = 0;
+    for (at, n) in found {
+        out.push_str(&line[last..at]);
+        match n {
+            0..=3 => out.push_str(&(n + 1).to_string()),
+            _ => out.push('x'),
+        }
+        last = at + 1;
+    }
+    out.push_str(&line[last..]);
+    Some(out)
 }
 
 /// Whether the text before a number makes it a home-straight cell: `homepath`, or `hs`, `h-`
@@ -319,7 +372,7 @@ fn cell_word(word: &str) -> Option<&str> {
 }
 
 /// Phrases of lines that report no change (a pass, a coin toss already shown by the move).
-const NOTES: [&str; 19] = [
+const NOTES: [&str; 24] = [
     "passing to the next player",
     "rolling again",
     "no pieces can be moved",
@@ -339,6 +392,11 @@ const NOTES: [&str; 19] = [
     "cannot move in homestraight",
     "rankings",
     "standings",
+    "no active pieces",
+    "no active players",
+    "player stats",
+    "completed the game",
+    "is the starting point of",
 ];
 
 /// The handout's normalisation plus what real programs add around the same words: colour
@@ -385,6 +443,8 @@ pub(super) fn loosen(line: &str) -> String {
         ("green homepath", "greenhomepath"),
         ("yellow homepath", "yellowhomepath"),
         ("blue homepath", "bluehomepath"),
+        // `RedHomePath[3]`, its brackets made spaces above.
+        ("homepath ", "homepath"),
         (" - ", " "),
     ] {
         if s.contains(from) {
@@ -539,6 +599,70 @@ mod tests {
                 "Y1 -> In home straight: H-2",
                 Msg::PieceAt(id(Colour::Yellow, 1), Loc::HomePath(2)),
             ),
+            ("Player Red rolled a 6", Msg::AnyRoll(Colour::Red, 6)),
+            (
+                "G player now has 1/4 of pieces on the board and 3/4 pieces on the base.",
+                Msg::Count(Colour::Green, 1, 3),
+            ),
+            (
+                "The order of a single round is: G Y B R",
+                Msg::Order(vec![
+                    Colour::Green,
+                    Colour::Yellow,
+                    Colour::Blue,
+                    Colour::Red,
+                ]),
+            ),
+            (
+                "Color B piece 2 lands on square 30, captures Color R piece 1, and returns it to the base",
+                Msg::Capture {
+                    id: id(Colour::Blue, 2),
+                    square: Loc::Square(30),
+                    victim: id(Colour::Red, 1),
+                },
+            ),
+            ("Mystery cell is :37", Msg::Spawned(37)),
+            (
+                "Blue player has the heighest roll and will begin the game.",
+                Msg::Highest(Colour::Blue),
+            ),
+            (
+                "The order of a single round is Blue --> Red --> Green --> Yellow",
+                Msg::Order(vec![
+                    Colour::Blue,
+                    Colour::Red,
+                    Colour::Green,
+                    Colour::Yellow,
+                ]),
+            ),
+            (
+                "Green Player moves peice Green-3 to the starting point.",
+                Msg::Enter(Colour::Green, id(Colour::Green, 3)),
+            ),
+            ("For Player Red", Msg::LocationHeader(Colour::Red)),
+            (
+                "Location of Green-2 is L-7",
+                Msg::PieceAt(id(Colour::Green, 2), Loc::Square(7)),
+            ),
+            ("Player Yellow Won", Msg::Wins(Colour::Yellow)),
+            ("Player Red Won the Third Place.....", Msg::Place(Colour::Red, 3)),
+            (" Blue Player : Place 4", Msg::Place(Colour::Blue, 4)),
+            (
+                "R2 ----> RedHomePath[4]",
+                Msg::PieceAt(id(Colour::Red, 2), Loc::HomePath(4)),
+            ),
+            (
+                "G4 ----> cell L19",
+                Msg::PieceAt(id(Colour::Green, 4), Loc::Square(19)),
+            ),
+            (
+                "Location of Blue-1 is L-44",
+                Msg::PieceAt(id(Colour::Blue, 1), Loc::Square(44)),
+            ),
+            (
+                "Yellow moves piece Y2 from Base to L2.",
+                Msg::Enter(Colour::Yellow, id(Colour::Yellow, 2)),
+            ),
         ];
         for (line, expected) in cases {
             let got = match read(line, Some(Colour::Red)) {
@@ -546,6 +670,35 @@ mod tests {
                 other => panic!("{line:?} read {other:?}"),
             };
             assert_eq!(got, expected, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn bare_pieces_from_zero_are_renumbered_line_by_line() {
+        assert!(pieces_from_zero(
+            "Player R:\n  Piece 0 - Current Position: -1, in Base"
+        ));
+        // A `piece 4` makes the numbers the handout's; no bare piece leaves them so too.
+        assert!(!pieces_from_zero("piece 0 lost a turn\nPiece 4 -> Base"));
+        assert!(!pieces_from_zero(
+            "Red moves piece R1 to the starting point."
+        ));
+        assert_eq!(
+            pieces_from_one("G Player moves piece 2 from location 47 to 48").as_deref(),
+            Some("G Player moves piece 3 from location 47 to 48")
+        );
+        assert_eq!(
+            pieces_from_one("Color R piece 0 lands on square 14, captures Color Y piece 3,")
+                .as_deref(),
+            Some("Color R piece 1 lands on square 14, captures Color Y piece 4,")
+        );
+        // No piece 4 when pieces are numbered from 0.
+        assert_eq!(
+            pieces_from_one("Piece 4 - Current Position: 3,").as_deref(),
+            Some("Piece x - Current Position: 3,")
+        );
+        for line in ["Red moves piece R1", "pieces 2", "apiece 3", "piece 12"] {
+            assert_eq!(pieces_from_one(line), None, "{line}");
         }
     }
 
@@ -578,6 +731,9 @@ mod tests {
             "R1 will go Clockwise",
             "G3 will move counter-clockwise",
             "Yellow has no valid pieces to move.",
+            "There are no active pieces in the board for Red player. So the trow will be terminated.....",
+            "Player Stats",
+            "Green's 2th peice completed the game......",
         ] {
             assert!(
                 matches!(
@@ -597,6 +753,14 @@ mod tests {
         }
         assert_eq!(
             read("Red player does a little dance.", None),
+            Reading::NotUnderstood
+        );
+        // `L-1` is a program's -1, not square 1, outside `Location of Red-1 is L-32`.
+        assert_eq!(
+            read(
+                "Red piece R2 lands on square L-1, captures Green piece G1, and returns it to the base.",
+                None
+            ),
             Reading::NotUnderstood
         );
     }

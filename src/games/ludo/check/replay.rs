@@ -50,9 +50,11 @@ pub(super) fn replay(output: &str) -> Checker {
         rolled_home: BTreeSet::new(),
         left_standing: Vec::new(),
         summary: None,
+        summary_listed: Vec::new(),
         line_no: 0,
         text: String::new(),
         cells_from_one: None,
+        pieces_from_zero: pieces_from_zero(output),
         places: Vec::new(),
     };
     // While the home straight's numbering is not known, the game is replayed a second time
@@ -109,11 +111,16 @@ impl Checker {
         self.line_no = index + 1;
         self.text = text.to_string();
         let started = self.order.is_some() || self.report.rolls > 0;
+        let shifted = self
+            .pieces_from_zero
+            .then(|| pieces_from_one(text))
+            .flatten();
+        let text_read = shifted.as_deref().unwrap_or(text);
         let renumbered = match self.cells_from_one {
-            Some(true) => cells_from_one(text),
+            Some(true) => cells_from_one(text_read),
             _ => None,
         };
-        let msg = match read(renumbered.as_deref().unwrap_or(text), self.summary) {
+        let msg = match read(renumbered.as_deref().unwrap_or(text_read), self.summary) {
             Reading::Exact(msg) => Some(msg),
             Reading::Tolerated(msg, form) => {
                 self.report.unreadable.push((index + 1, text.to_string()));
@@ -144,6 +151,18 @@ impl Checker {
             }
         };
         let Some(msg) = msg else { return };
+        if let (Msg::PieceAt(id, _), Some(c)) = (&msg, self.summary) {
+            if id.colour == c {
+                if self.summary_listed.contains(&id.index) {
+                    // A piece listed twice under one header: the next colour's header is
+                    // missing, so whose pieces a bare number names is not known. A summary
+                    // line changes nothing, so it is passed over.
+                    self.summary = None;
+                    return;
+                }
+                self.summary_listed.push(id.index);
+            }
+        }
         if started && !matches!(msg, Msg::Note | Msg::Separator | Msg::LocationHeader(_)) {
             self.report.relevant += 1;
             if self.certain() {
@@ -420,7 +439,10 @@ impl Checker {
             Msg::MovedBefore(c, loc) => self.moved_before(c, loc),
             Msg::Capture { id, square, victim } => self.capture(id, square, victim),
             Msg::Separator => {}
-            Msg::LocationHeader(c) => self.summary = Some(c),
+            Msg::LocationHeader(c) => {
+                self.summary = Some(c);
+                self.summary_listed.clear();
+            }
             Msg::PieceAt(id, loc) => {
                 self.expect_at(id, loc, "location summary");
             }

@@ -169,11 +169,16 @@ pub(super) struct Checker {
     pub(super) left_standing: Vec<Pending>,
     /// The colour of the location summary being printed.
     pub(super) summary: Option<Colour>,
+    /// The pieces of that colour the summary has listed so far (their indices).
+    pub(super) summary_listed: Vec<usize>,
     pub(super) line_no: usize,
     pub(super) text: String,
     /// Whether the program numbers its home-straight cells 1 to 5 (`HS5` the last cell, not
     /// Home), once a line has told; the handout: "Cell number starts with zero (0)".
     pub(super) cells_from_one: Option<bool>,
+    /// Whether the program numbers bare pieces 0 to 3 (`piece 0`): a game that prints a
+    /// `piece 0` and never a `piece 4`.
+    pub(super) pieces_from_zero: bool,
     /// The colours a table of places at the end has listed so far, in order.
     pub(super) places: Vec<Colour>,
 }

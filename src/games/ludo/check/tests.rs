@@ -1161,3 +1161,180 @@ fn a_table_of_places_announces_the_winner_and_reads_the_later_places() {
     let rules: Vec<&str> = report.violations.iter().map(|v| v.rule).collect();
     assert_eq!(rules, ["Rule 11"]);
 }
+
+/// The forms of `tolerated` lines in a report, in order, without repeats.
+fn forms_read(report: &Report) -> Vec<&'static str> {
+    let mut forms: Vec<&'static str> = report.tolerated.iter().map(|t| t.1).collect();
+    forms.sort();
+    forms.dedup();
+    forms
+}
+
+/// Rolls as `Player G rolled a 5` (the colour's letter after "Player") and the winner as
+/// `Player Green Wins !!!` (issue 29: a program printing its rolls so was "never played").
+#[test]
+fn rolls_by_the_players_letter_and_its_winner_are_read() {
+    let lines = edited_game(12, |m| match *m {
+        Msg::Rolled(c, v) => Some(vec![format!("Player {} rolled a {v}", c.letter())]),
+        Msg::Wins(c) => Some(vec![format!("Player {} Wins !!!", c.name())]),
+        _ => None,
+    });
+    let report = reads_in_full(&lines);
+    assert_eq!(report.winner, check(&game(12).join("\n")).winner);
+    assert_eq!(report.rolls, check(&game(12).join("\n")).rolls);
+    assert_eq!(forms_read(&report), ["roll", "winner"]);
+}
+
+/// The reference game of `seed` with every piece named by a bare number from 0 (`piece 0`
+/// for R1 after its colour), as a program that indexes its pieces from 0 prints them.
+fn pieces_from_zero_game(seed: u64) -> Vec<String> {
+    game(seed)
+        .iter()
+        .map(|line| {
+            let mut s = line.clone();
+            for c in Colour::SEATING {
+                for id in PieceId::all(c) {
+                    for piece in ["piece", "Piece"] {
+                        s = s.replace(&format!("{piece} {id}"), &format!("{piece} {}", id.index));
+                    }
+                }
+            }
+            s
+        })
+        .collect()
+}
+
+#[test]
+fn pieces_numbered_from_zero_are_read_when_a_piece_0_appears() {
+    let lines = pieces_from_zero_game(13);
+    assert!(lines.iter().any(|l| l.contains("piece 0")));
+    assert!(!lines.iter().any(|l| l.contains("piece 4")));
+    let report = check(&lines.join("\n"));
+    assert_eq!(report.violations, []);
+    assert_eq!(report.not_understood, []);
+    let model = check(&game(13).join("\n"));
+    assert_eq!(report.winner, model.winner);
+    assert_eq!(report.checked, model.checked);
+    for agreement in report.behaviour {
+        assert_eq!(agreement.agreed, agreement.decisions);
+    }
+    // With a `piece 4` in the game as well, the numbers are read from 1 (the handout's R1 to
+    // R4): the pieces the game moves are then other pieces than it says, and the replay
+    // does not follow it in full.
+    let mut both = lines.clone();
+    both.insert(0, "Red piece 4 is ready.".to_string());
+    let mixed = check(&both.join("\n"));
+    assert!(mixed.checked < report.checked);
+}
+
+/// Each colour's home-straight cells written `RedHomePath[1]` to `RedHomePath[5]`, and Home
+/// in the location summary as `RedHomePath[6]`.
+fn home_path_brackets_game(seed: u64) -> Vec<String> {
+    game(seed)
+        .iter()
+        .map(|line| {
+            let mut s = line.clone();
+            for c in Colour::SEATING {
+                for k in (0..HOME_PATH_CELLS).rev() {
+                    s = s.replace(
+                        &format!("{}homepath{k}", c.lower()),
+                        &format!("{}HomePath[{}]", c.name(), k + 1),
+                    );
+                }
+                for id in PieceId::all(c) {
+                    s = s.replace(
+                        &format!("Piece {id} -> Home"),
+                        &format!("{id} ----> {}HomePath[6]", c.name()),
+                    );
+                }
+            }
+            s
+        })
+        .collect()
+}
+
+#[test]
+fn home_path_cells_in_brackets_numbered_from_one_are_read() {
+    let lines = home_path_brackets_game(3);
+    assert!(lines.iter().any(|l| l.contains("HomePath[6]")));
+    let report = check(&lines.join("\n"));
+    assert_eq!(report.violations, []);
+    assert_eq!(report.not_understood, []);
+    assert!(report
+        .readings
+        .contains("home straight cells numbered 1 to 5 (homepath5 is the last cell, not Home)"));
+    assert_eq!(report.winner, check(&game(3).join("\n")).winner);
+}
+
+/// Home-straight cells as `H-1` to `H-5` and pieces as `Yellow-3` in the location summary
+/// (`Location of Yellow-3 is H-5`, `Location of Red-1 is L-32`, `Piece Blue-2 is in the
+/// Base`).
+#[test]
+fn location_lines_naming_pieces_by_colour_and_cells_by_h_are_read() {
+    let lines: Vec<String> = game(3)
+        .iter()
+        .map(|line| {
+            let mut s = line.clone();
+            for c in Colour::SEATING {
+                for k in (0..HOME_PATH_CELLS).rev() {
+                    s = s.replace(
+                        &format!("{}homepath{k}", c.lower()),
+                        &format!("H-{}", k + 1),
+                    );
+                }
+            }
+            match msg(line) {
+                Some(Msg::PieceAt(id, at)) => {
+                    let named = format!("{}-{}", id.colour.name(), id.index + 1);
+                    match at {
+                        Loc::Base => format!("Piece {named} is in the Base"),
+                        Loc::Home => format!("Piece {named} is in the Home"),
+                        Loc::Square(n) => format!("Location of {named} is L-{n}"),
+                        Loc::HomePath(k) => format!("Location of {named} is H-{}", k + 1),
+                    }
+                }
+                _ => s,
+            }
+        })
+        .collect();
+    assert!(lines.iter().any(|l| l.contains("is H-5")));
+    let report = check(&lines.join("\n"));
+    assert_eq!(report.violations, []);
+    assert_eq!(report.not_understood, []);
+    assert!(report
+        .readings
+        .contains("home straight cells numbered 1 to 5 (homepath5 is the last cell, not Home)"));
+    assert_eq!(report.checked, check(&game(3).join("\n")).checked);
+}
+
+/// A table of places with no winner line (` Green Player : Place 1`, ...) and places in
+/// words after a winner (`Player Red Won the Second Place`): place 1 is the announcement.
+#[test]
+fn places_in_other_words_announce_the_winner() {
+    let winner = check(&game(8).join("\n")).winner;
+    let tables: [fn(Colour, usize) -> String; 2] = [
+        |c, k| format!(" {} Player : Place {k}", c.name()),
+        |c, k| {
+            const PLACES: [&str; 4] = ["game", "Second Place", "Third Place", "Fourth Place"];
+            format!("Player {} Won the {}........", c.name(), PLACES[k - 1])
+        },
+    ];
+    for table in tables {
+        let lines = edited_game(8, |m| match *m {
+            Msg::Wins(w) => {
+                let others = Colour::SEATING.into_iter().filter(|&c| c != w);
+                Some(
+                    std::iter::once(w)
+                        .chain(others)
+                        .enumerate()
+                        .map(|(k, c)| table(c, k + 1))
+                        .collect(),
+                )
+            }
+            _ => None,
+        });
+        let report = reads_in_full(&lines);
+        assert_eq!(report.winner, winner);
+        assert!(report.readings.contains("the places are listed at the end"));
+    }
+}
