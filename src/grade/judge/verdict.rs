@@ -161,6 +161,10 @@ pub struct TraceTally {
     /// What a failing case's reason names: the first run that lost points with a finding or
     /// an ending other than an exit (a crash, the output limit, the time limit), named so.
     lead: Option<String>,
+    /// The digests of the runs' outputs and how many printed something: runs that all print
+    /// the same game are worth a note.
+    outputs: BTreeSet<crate::report::groups::Digest>,
+    printed: usize,
 }
 
 impl TraceTally {
@@ -173,6 +177,8 @@ impl TraceTally {
             runs: 0,
             shown: Vec::new(),
             lead: None,
+            outputs: BTreeSet::new(),
+            printed: 0,
         }
     }
 
@@ -191,6 +197,11 @@ impl TraceTally {
             self.worst = outcome.termination;
         }
         self.slowest = self.slowest.max(outcome.elapsed);
+        if !outcome.stdout.is_empty() {
+            self.printed += 1;
+            self.outputs
+                .insert(crate::report::groups::digest(&outcome.stdout));
+        }
         let output = String::from_utf8_lossy(&outcome.stdout);
         let run = TraceRun {
             output: &output,
@@ -293,7 +304,16 @@ impl TraceTally {
             runs,
             shown,
             lead,
+            outputs,
+            printed,
         } = self;
+        // A fact, not a deduction: every run reads its own clock, so a program whose dice
+        // follow it prints a new game each time.
+        if printed > 1 && printed == runs && outputs.len() == 1 {
+            notes.push(format!(
+                "all runs: the {printed} runs printed the same game though each read its own clock: the program's dice do not follow the clock, so its grade rests on one game"
+            ));
+        }
         let runs = runs.max(1);
         let clocks: &[i64] = match &case.prepared.expect {
             Expectation::Trace { clocks, .. } => clocks,
@@ -652,6 +672,24 @@ mod tests {
             reason.starts_with("run 1 stopped: printed more than"),
             "{reason}"
         );
+    }
+
+    #[test]
+    fn runs_that_all_print_the_same_game_are_noted() {
+        let (assignment, index, limits) = ludo_case();
+        let case = &assignment.cases[index];
+        let notes = |games: &[u64]| {
+            let mut tally = TraceTally::new(case);
+            for &seed in games {
+                let game = crate::games::ludo::sim::simulate(seed).text();
+                tally.add(&assignment, case, &run(&game, EXIT_0), &[], &limits);
+            }
+            tally.finish(&assignment, case, &limits).notes
+        };
+        let same = |notes: &[String]| notes.iter().any(|n| n.contains("printed the same game"));
+        assert!(same(&notes(&[4, 4, 4])));
+        assert!(!same(&notes(&[4, 5, 4])));
+        assert!(!same(&notes(&[4])));
     }
 
     #[test]
