@@ -51,6 +51,7 @@ pub(super) fn replay(output: &str) -> Checker {
         left_standing: Vec::new(),
         summary: None,
         summary_listed: Vec::new(),
+        summary_doubted: None,
         line_no: 0,
         text: String::new(),
         cells_from_one: None,
@@ -151,13 +152,20 @@ impl Checker {
             }
         };
         let Some(msg) = msg else { return };
+        if let Msg::PieceAt(id, _) = &msg {
+            if self.summary_doubted == Some(id.colour) {
+                return;
+            }
+        }
         if let (Msg::PieceAt(id, _), Some(c)) = (&msg, self.summary) {
             if id.colour == c {
                 if self.summary_listed.contains(&id.index) {
                     // A piece listed twice under one header: the next colour's header is
-                    // missing, so whose pieces a bare number names is not known. A summary
-                    // line changes nothing, so it is passed over.
+                    // missing (so whose pieces a bare number names is not known), or the
+                    // program prints one piece's name on every line. A summary line changes
+                    // nothing, so the rest of this one is passed over.
                     self.summary = None;
+                    self.summary_doubted = Some(c);
                     return;
                 }
                 self.summary_listed.push(id.index);
@@ -422,6 +430,26 @@ impl Checker {
             Msg::Rolled(c, v) => self.rolled(c, v),
             Msg::Enter(c, id) => self.enter(c, id),
             Msg::Count(c, on_board, in_base) => self.count(c, on_board, in_base),
+            // A move of 0 units that leaves the piece where it is (a piece right before a
+            // block, a sick piece's half of a 1) is the throw ignored, printed as a move.
+            Msg::Move {
+                colour,
+                from,
+                to,
+                units: 0,
+                ..
+            } if from == to => {
+                self.current_roll(colour);
+            }
+            Msg::LooseMove {
+                id,
+                from: Some(from),
+                to,
+                units: Some(0),
+                ..
+            } if from == to => {
+                self.current_roll(id.colour);
+            }
             Msg::Move {
                 colour,
                 id,
@@ -442,6 +470,7 @@ impl Checker {
             Msg::LocationHeader(c) => {
                 self.summary = Some(c);
                 self.summary_listed.clear();
+                self.summary_doubted = None;
             }
             Msg::PieceAt(id, loc) => {
                 self.expect_at(id, loc, "location summary");

@@ -4,6 +4,9 @@ use super::super::board::Colour;
 use super::judge::names;
 use super::state::Checker;
 
+/// First-round rolls read at most before the first player is announced: six rounds of ties.
+const MAX_FIRST_ROLLS: usize = 24;
+
 impl Checker {
     pub(super) fn highest(&mut self, c: Colour) {
         self.first_announced = true;
@@ -74,14 +77,22 @@ impl Checker {
         );
     }
 
-    /// Whether the first four first-round rolls share the highest value, so that more rolls
-    /// may follow before the first player is announced (at most two more rounds of them).
+    /// Whether more first-round rolls may follow before the first player is announced: the
+    /// last four rolled share the highest value (a tie, rolled again), or a roll again is
+    /// under way. At most `MAX_FIRST_ROLLS` in all: a game whose first player is never
+    /// announced must not have its turns taken for first-round rolls for long.
     pub(super) fn first_tied(&self) -> bool {
-        let first = &self.first_rolls[..self.first_rolls.len().min(4)];
-        let best = first.iter().map(|r| r.1).max();
-        first.len() == 4
-            && self.first_rolls.len() < 12
-            && first.iter().filter(|r| Some(r.1) == best).count() > 1
+        let rolls = &self.first_rolls;
+        let n = rolls.len();
+        if !(4..MAX_FIRST_ROLLS).contains(&n) {
+            return false;
+        }
+        if n % 4 != 0 {
+            return true;
+        }
+        let last = &rolls[n - 4..];
+        let best = last.iter().map(|r| r.1).max();
+        last.iter().filter(|r| Some(r.1) == best).count() > 1
     }
 
     pub(super) fn announce_order(&mut self, colours: Vec<Colour>) {

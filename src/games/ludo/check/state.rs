@@ -171,6 +171,9 @@ pub(super) struct Checker {
     pub(super) summary: Option<Colour>,
     /// The pieces of that colour the summary has listed so far (their indices).
     pub(super) summary_listed: Vec<usize>,
+    /// A colour whose location summary listed a piece twice: the rest of that summary says
+    /// nothing the checker can trust about its pieces, until the next header.
+    pub(super) summary_doubted: Option<Colour>,
     pub(super) line_no: usize,
     pub(super) text: String,
     /// Whether the program numbers its home-straight cells 1 to 5 (`HS5` the last cell, not

@@ -959,6 +959,10 @@ fn a_tie_rolled_again_in_the_turn_wording_is_still_the_first_round() {
     let turn_wording = |c: Colour, v: u32| format!("{} player rolled {v}", c.name());
     let report = first_round_of_yellow_worded(&[tie, again], turn_wording);
     assert_eq!(report.violations, []);
+    // Tied three times over (seen in the same program), then decided.
+    let other_tie: &[(Colour, u32)] = &[(Red, 1), (Green, 6), (Yellow, 3), (Blue, 6)];
+    let report = first_round_of_yellow_worded(&[tie, other_tie, tie, again], turn_wording);
+    assert_eq!(report.violations, []);
     assert!(report
         .readings
         .contains("a tie in the first roll is rolled again by every player"));
@@ -967,6 +971,72 @@ fn a_tie_rolled_again_in_the_turn_wording_is_still_the_first_round() {
     let report = first_round_of_yellow_worded(&[tie, lost], turn_wording);
     let rules: Vec<&str> = report.violations.iter().map(|v| v.rule).collect();
     assert_eq!(rules, ["first player"]);
+}
+
+/// Seen in a real program: a location summary that prints the first piece's name on every
+/// line ("Y1 -> L38", "Y1 -> Base", "Y1 -> Base", ...). After the first line the summary says
+/// nothing the checker can trust: no finding follows from it, in it or later.
+#[test]
+fn a_summary_naming_one_piece_on_every_line_is_passed_over_after_its_first() {
+    let (lines, at, first) = find(|lines: &[String], i: usize| {
+        let Some(Msg::LocationHeader(c)) = msg(&lines[i]) else {
+            return None;
+        };
+        let pieces: Vec<(usize, PieceId, Loc)> = (i + 1..(i + 6).min(lines.len()))
+            .filter_map(|k| match msg(&lines[k]) {
+                Some(Msg::PieceAt(id, loc)) if id.colour == c => Some((k, id, loc)),
+                _ => None,
+            })
+            .collect();
+        let spread = pieces.iter().any(|p| p.2 != pieces[0].2);
+        (pieces.len() == 4 && spread).then_some(pieces[0].1)
+    });
+    let mut edited = lines.clone();
+    let mut renamed = 0;
+    for line in edited.iter_mut().skip(at + 1).take(5) {
+        if let Some(Msg::PieceAt(id, _)) = msg(line) {
+            if id != first {
+                *line = line.replacen(&id.to_string(), &first.to_string(), 1);
+                renamed += 1;
+            }
+        }
+    }
+    assert_eq!(renamed, 3);
+    let report = check(&edited.join("\n"));
+    assert_eq!(report.violations, []);
+    // Nor is a later line taken for a sign of one missing.
+    assert_eq!(report.missing_lines, Vec::<usize>::new());
+    assert_eq!(report.winner, check(&lines.join("\n")).winner);
+}
+
+/// Seen in a real program: a piece right before a block "moves" by 0 units to where it is;
+/// that is the throw ignored (as the model's "Ignoring the throw" line says), not a move the
+/// block stopped short.
+#[test]
+fn a_move_of_zero_units_is_the_throw_ignored() {
+    let (lines, at, (id, from)) = find(|lines: &[String], i: usize| match msg(&lines[i]) {
+        Some(Msg::Blocked { id, from, .. })
+            if lines
+                .get(i + 1)
+                .is_some_and(|next| matches!(msg(next), Some(Msg::Ignoring(_)))) =>
+        {
+            Some((id, from))
+        }
+        _ => None,
+    });
+    let c = id.colour;
+    let place = from.render(c);
+    let mut edited = lines.clone();
+    edited.splice(
+        at..at + 2,
+        [format!(
+            "{} moves piece {id} from location {place} to {place} by 0 units in clockwise direction.",
+            c.name()
+        )],
+    );
+    let report = check(&edited.join("\n"));
+    assert_eq!(report.violations, []);
+    assert_eq!(report.missing_lines, Vec::<usize>::new());
 }
 
 #[test]
@@ -1007,10 +1077,13 @@ fn cells_from_one_game(seed: u64) -> Vec<String> {
         .collect()
 }
 
+/// The reading a game with its home-straight cells numbered 1 to 5 reports.
+const CELLS_FROM_ONE: &str =
+    "home straight cells numbered 1 to 5 (homepath5 is the last cell, not Home)";
+
 #[test]
 fn home_straight_cells_numbered_from_one_are_read_as_such() {
-    const READING: &str =
-        "home straight cells numbered 1 to 5 (homepath5 is the last cell, not Home)";
+    const READING: &str = CELLS_FROM_ONE;
     let lines = cells_from_one_game(3);
     assert!(lines.iter().any(|l| l.contains("HS5")));
     let report = check(&lines.join("\n"));
@@ -1257,12 +1330,8 @@ fn home_path_brackets_game(seed: u64) -> Vec<String> {
 fn home_path_cells_in_brackets_numbered_from_one_are_read() {
     let lines = home_path_brackets_game(3);
     assert!(lines.iter().any(|l| l.contains("HomePath[6]")));
-    let report = check(&lines.join("\n"));
-    assert_eq!(report.violations, []);
-    assert_eq!(report.not_understood, []);
-    assert!(report
-        .readings
-        .contains("home straight cells numbered 1 to 5 (homepath5 is the last cell, not Home)"));
+    let report = reads_in_full(&lines);
+    assert!(report.readings.contains(CELLS_FROM_ONE));
     assert_eq!(report.winner, check(&game(3).join("\n")).winner);
 }
 
@@ -1298,12 +1367,8 @@ fn location_lines_naming_pieces_by_colour_and_cells_by_h_are_read() {
         })
         .collect();
     assert!(lines.iter().any(|l| l.contains("is H-5")));
-    let report = check(&lines.join("\n"));
-    assert_eq!(report.violations, []);
-    assert_eq!(report.not_understood, []);
-    assert!(report
-        .readings
-        .contains("home straight cells numbered 1 to 5 (homepath5 is the last cell, not Home)"));
+    let report = reads_in_full(&lines);
+    assert!(report.readings.contains(CELLS_FROM_ONE));
     assert_eq!(report.checked, check(&game(3).join("\n")).checked);
 }
 
