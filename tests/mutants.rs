@@ -149,9 +149,10 @@ fn only_names_a_missing_mutant_in_one_line() {
 fn a_trace_mutant_stops_at_its_first_run_that_loses_points() {
     // LUDO-CS #25 (`square + SQUARES - 1` made `square - SQUARES - 1` in `step`: a
     // counter-clockwise step lands on a negative square) plays the cases' fixed-clock games: its
-    // first failing game in each case loses messages and rules (the lines it cannot read are
-    // charged to rules, not to behaviour), and some later games never finish (`referee grade`
-    // of its source, every run, loses `finishes` too).
+    // first failing game in each case loses messages and rules (lines it cannot read), and
+    // behaviour (a colour whose choices could not be judged once in the game is not credited
+    // in full), and some later games never finish (`referee grade` of its source, every run,
+    // loses `finishes` too).
     // Mutant runs stop at the first game that loses points (one finding kills), so `finishes`
     // is not among the items lost.
     let (_, report) = only_report("ludo", "25");
@@ -159,7 +160,7 @@ fn a_trace_mutant_stops_at_its_first_run_that_loses_points() {
     assert_eq!(killed["verdict"], "killed", "{report:#}");
     assert_eq!(
         killed["lost"],
-        serde_json::json!(["messages", "rules"]),
+        serde_json::json!(["messages", "rules", "behaviour"]),
         "{report:#}"
     );
 }
