@@ -248,6 +248,34 @@ impl Checker {
         })
     }
 
+    /// Whether piece `id` cannot make its move on the current roll in any direction it may
+    /// take (a block in the way, a sick piece's half of a 1): a line moving it by 0 units then
+    /// says the throw is ignored. A piece that could move is charged as a move of 0 units.
+    pub(super) fn cannot_move(&self, id: PieceId) -> bool {
+        let Some(roll) = self.roll.as_ref().filter(|r| r.colour == id.colour) else {
+            return false;
+        };
+        let piece = self.board.piece(id);
+        let sick_one = roll.value == 1
+            && piece
+                .aura
+                .is_some_and(|(aura, since)| aura == Aura::Sick && self.round <= since + 5);
+        let dirs = match piece.dir {
+            Some(dir) => vec![dir],
+            None => vec![Dir::Clockwise, Dir::CounterClockwise],
+        };
+        let board = self.walk_board(id);
+        sick_one
+            || !self.step_options(id, roll).into_iter().any(|steps| {
+                dirs.iter().any(|&dir| {
+                    matches!(
+                        board.walk(id, dir, steps, EnterPolicy::Always, 1, true),
+                        Walk::Reached { .. }
+                    )
+                })
+            })
+    }
+
     /// Says why a printed move is not one the rules allow from the replayed board.
     pub(super) fn explain_move(
         &mut self,

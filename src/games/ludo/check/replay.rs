@@ -430,15 +430,17 @@ impl Checker {
             Msg::Rolled(c, v) => self.rolled(c, v),
             Msg::Enter(c, id) => self.enter(c, id),
             Msg::Count(c, on_board, in_base) => self.count(c, on_board, in_base),
-            // A move of 0 units that leaves the piece where it is (a piece right before a
-            // block, a sick piece's half of a 1) is the throw ignored, printed as a move.
+            // A move of 0 units that leaves a piece that cannot move where it is (right
+            // before a block, a sick piece's half of a 1) is the throw ignored, printed as a
+            // move; a piece that could move is checked as moved by 0.
             Msg::Move {
                 colour,
+                id,
                 from,
                 to,
                 units: 0,
                 ..
-            } if from == to => {
+            } if from == to && self.cannot_move(id) => {
                 self.current_roll(colour);
             }
             Msg::LooseMove {
@@ -447,7 +449,7 @@ impl Checker {
                 to,
                 units: Some(0),
                 ..
-            } if from == to => {
+            } if from == to && self.cannot_move(id) => {
                 self.current_roll(id.colour);
             }
             Msg::Move {

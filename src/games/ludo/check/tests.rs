@@ -1037,6 +1037,27 @@ fn a_move_of_zero_units_is_the_throw_ignored() {
     let report = check(&edited.join("\n"));
     assert_eq!(report.violations, []);
     assert_eq!(report.missing_lines, Vec::<usize>::new());
+    // A piece that could move, moved by 0 units, did not make the roll's move.
+    let (mut lines, at, (id, from)) = find(|lines: &[String], i: usize| match msg(&lines[i]) {
+        Some(Msg::Move {
+            id,
+            from: from @ Loc::Square(_),
+            to: Loc::Square(_),
+            ..
+        }) => Some((id, from)),
+        _ => None,
+    });
+    let place = from.render(id.colour);
+    lines[at] = format!(
+        "{} moves piece {id} from location {place} to {place} by 0 units in clockwise direction.",
+        id.colour.name()
+    );
+    let rules: Vec<&str> = check(&lines.join("\n"))
+        .violations
+        .iter()
+        .map(|v| v.rule)
+        .collect();
+    assert_eq!(rules.first(), Some(&"Rule 1"), "{rules:?}");
 }
 
 #[test]
