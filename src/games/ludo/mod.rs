@@ -97,13 +97,7 @@ impl Game for Ludo {
             .take(shown.len())
             .map(|&clock| model_shows(clock))
             .collect();
-        let features = |runs: &[Showed]| -> Vec<Vec<&'static str>> {
-            runs.iter().map(|r| r.features.clone()).collect()
-        };
-        check::feature_charge(&features(&model), &features(shown))
-            .into_iter()
-            .chain(check::behaviour_charge(&model, shown))
-            .collect()
+        check::trace_charges(&model, shown)
     }
 }
 

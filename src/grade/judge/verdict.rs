@@ -7,6 +7,7 @@ use std::time::Duration;
 use crate::assignment::{Assignment, PreparedCase};
 use crate::compare::{self, Detail, Mismatch};
 use crate::games::{Expectation, Showed, TraceRun, Transcript};
+use crate::report::groups::{digest, Digest};
 use crate::report::hints::{self, Ending, Explanation};
 use crate::report::{CaseOutcome, ItemOutcome, Status};
 
@@ -141,7 +142,7 @@ pub fn judge_transcript(
         notes,
         explanation,
         stderr: kept_stderr(&outcome.stderr),
-        output_digest: Some(crate::report::groups::digest(&outcome.stdout)),
+        output_digest: Some(digest(&outcome.stdout)),
         elapsed: outcome.elapsed,
         ..case_outcome(case, items, describe_end(outcome.termination, limits))
     }
@@ -163,7 +164,7 @@ pub struct TraceTally {
     lead: Option<String>,
     /// The digests of the runs' outputs and how many printed something: runs that all print
     /// the same game are worth a note.
-    outputs: BTreeSet<crate::report::groups::Digest>,
+    outputs: BTreeSet<Digest>,
     printed: usize,
 }
 
@@ -199,8 +200,7 @@ impl TraceTally {
         self.slowest = self.slowest.max(outcome.elapsed);
         if !outcome.stdout.is_empty() {
             self.printed += 1;
-            self.outputs
-                .insert(crate::report::groups::digest(&outcome.stdout));
+            self.outputs.insert(digest(&outcome.stdout));
         }
         let output = String::from_utf8_lossy(&outcome.stdout);
         let run = TraceRun {

@@ -803,6 +803,20 @@ fn expected_features(model: &[Vec<&str>]) -> Vec<(Feature, usize)> {
         .collect()
 }
 
+/// A case's charges for what its runs showed against the model's games at the same clocks:
+/// features never shown (`rules`) and behaviour not seen (`behaviour`).
+pub fn trace_charges(model: &[Showed], shown: &[Showed]) -> Vec<ItemVerdict> {
+    feature_charge(&feature_lists(model), &feature_lists(shown))
+        .into_iter()
+        .chain(behaviour_charge(model, shown))
+        .collect()
+}
+
+/// The features each run showed, as `feature_charge` counts them.
+fn feature_lists(runs: &[Showed]) -> Vec<Vec<&'static str>> {
+    runs.iter().map(|r| r.features.clone()).collect()
+}
+
 /// Of the `expected` features, those no game of `shown` shows.
 fn never_shown(expected: &[(Feature, usize)], shown: &[Vec<&str>]) -> Vec<(Feature, usize)> {
     expected
@@ -897,10 +911,10 @@ pub fn behaviour_charge(model: &[Showed], shown: &[Showed]) -> Option<ItemVerdic
         return None;
     }
     let model = &model[..games.min(model.len())];
-    let features = |runs: &[Showed]| -> Vec<Vec<&'static str>> {
-        runs.iter().map(|r| r.features.clone()).collect()
-    };
-    let missing = never_shown(&expected_features(&features(model)), &features(shown));
+    let missing = never_shown(
+        &expected_features(&feature_lists(model)),
+        &feature_lists(shown),
+    );
     let judged = |runs: &[Showed], colour: &str| -> u32 {
         runs.iter()
             .flat_map(|r| &r.judged)

@@ -36,7 +36,8 @@ use super::board::Colour;
 
 pub use features::Feature;
 pub use judge::{
-    behaviour_charge, coverage_factor, feature_charge, judge_run, rule_share, showed, verdicts,
+    behaviour_charge, coverage_factor, feature_charge, judge_run, rule_share, showed,
+    trace_charges, verdicts,
 };
 
 /// A colour whose choices agree this often with its stated behaviour gets full marks: the

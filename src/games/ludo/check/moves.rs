@@ -18,13 +18,13 @@ impl Checker {
         let plain = match piece.aura {
             Some((aura, since)) => {
                 let elapsed = self.round.saturating_sub(since);
-                if elapsed <= 5 {
+                if elapsed <= EFFECT_LAST_ROUND {
                     match aura {
                         Aura::Energised => steps.push(value * 2),
                         Aura::Sick => steps.extend([value / 2, value.div_ceil(2)]),
                     }
                 }
-                elapsed >= 3
+                elapsed >= EFFECT_SURE_ROUNDS
             }
             None => true,
         };
@@ -257,9 +257,9 @@ impl Checker {
         };
         let piece = self.board.piece(id);
         let sick_one = roll.value == 1
-            && piece
-                .aura
-                .is_some_and(|(aura, since)| aura == Aura::Sick && self.round <= since + 5);
+            && piece.aura.is_some_and(|(aura, since)| {
+                aura == Aura::Sick && self.round <= since + EFFECT_LAST_ROUND
+            });
         let dirs = match piece.dir {
             Some(dir) => vec![dir],
             None => vec![Dir::Clockwise, Dir::CounterClockwise],
